@@ -1,0 +1,23 @@
+// Package handlers exists so that a JSON patch body that is not an array is
+// rejected with the very text a real kube-apiserver prints: encoding/json
+// names the Go type it failed to fill ("[]handlers.jsonPatchOp"), and the real
+// type lives in k8s.io/apiserver/pkg/endpoints/handlers.
+package handlers
+
+import kjson "sigs.k8s.io/json"
+
+// jsonPatchOp mirrors the shape the real server decodes first, before it
+// hands the body to the JSON patch library.
+type jsonPatchOp struct {
+	Op    string      `json:"op"`
+	Path  string      `json:"path"`
+	From  string      `json:"from"`
+	Value interface{} `json:"value"`
+}
+
+// CheckJSONPatchShape reports the decode error the real server reports for a
+// body that is not a list of operations.
+func CheckJSONPatchShape(body []byte) error {
+	var ops []jsonPatchOp
+	return kjson.UnmarshalCaseSensitivePreserveInts(body, &ops)
+}

@@ -1,0 +1,240 @@
+// Package apiserver is an in-memory model of a kube-apiserver and its etcd:
+// one cluster-wide resourceVersion counter, conditional and unconditional
+// writes, the four patch kinds, server-side apply with the real field
+// manager, the status subresource, finalizers, and a watch event log.
+//
+// It is a pure state machine: no goroutines, no wall clock, no globals that
+// carry state. Time is whatever the caller last set with SetTime. Every
+// answer is built from the same apimachinery and patch libraries the real
+// server uses, and its texts match those measured in shared/SEMANTICS.md.
+package apiserver
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "sigs.k8s.io/json"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+)
+
+// Epoch is virtual time zero: every timestamp the server writes is Epoch plus
+// the virtual time the scheduler has reached.
+var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// EventType is a watch event's type.
+type EventType string
+
+const (
+	Added    EventType = "ADDED"
+	Modified EventType = "MODIFIED"
+	Deleted  EventType = "DELETED"
+)
+
+// Event is one watch event: every successful write emits exactly one.
+type Event struct {
+	Type   EventType
+	RV     int64
+	Object *unstructured.Unstructured
+}
+
+// Server is the simulated API server.
+type Server struct {
+	schema  *Schema
+	rv      int64
+	now     time.Time
+	objects map[api.Ref]*unstructured.Unstructured
+	events  []Event
+	// compacted is the newest revision etcd has compacted away: watches
+	// from at or below it get 410 Expired.
+	compacted int64
+	uids      int
+}
+
+// New returns an empty server. The first write gets resourceVersion
+// firstRV+1; a real cluster is never at zero, and starting elsewhere shows
+// that the numbers mean nothing but order.
+func New(schema *Schema, firstRV int64) *Server {
+	if schema == nil {
+		schema = DefaultSchema()
+	}
+	return &Server{schema: schema, rv: firstRV, now: Epoch, objects: map[api.Ref]*unstructured.Unstructured{}}
+}
+
+// Clone returns an independent copy, for the explorer's branching.
+func (s *Server) Clone() *Server {
+	c := *s
+	c.objects = make(map[api.Ref]*unstructured.Unstructured, len(s.objects))
+	for k, v := range s.objects {
+		// Stored objects are never mutated in place (writes replace them),
+		// so clones may share them.
+		c.objects[k] = v
+	}
+	c.events = s.events[:len(s.events):len(s.events)]
+	return &c
+}
+
+// SetTime moves the server's clock (virtual time since Epoch).
+func (s *Server) SetTime(d time.Duration) { s.now = Epoch.Add(d) }
+
+// RV returns the newest revision: the resourceVersion of the last write.
+func (s *Server) RV() int64 { return s.rv }
+
+// Events returns the watch events with RV greater than from, or 410 Expired
+// when from has been compacted away.
+func (s *Server) Events(from int64) ([]Event, error) {
+	if from < s.compacted {
+		return nil, apierrors.NewResourceExpired("The resourceVersion for the provided watch is too old.")
+	}
+	i := sort.Search(len(s.events), func(i int) bool { return s.events[i].RV > from })
+	return s.events[i:len(s.events):len(s.events)], nil
+}
+
+// Compact forgets the history up to and including rv, as etcd compaction does.
+func (s *Server) Compact(rv int64) {
+	i := sort.Search(len(s.events), func(i int) bool { return s.events[i].RV > rv })
+	s.events = s.events[i:len(s.events):len(s.events)]
+	if rv > s.compacted {
+		s.compacted = rv
+	}
+}
+
+// Peek returns the stored object without copying, for observers (the
+// scheduler's history) that promise not to mutate it.
+func (s *Server) Peek(ref api.Ref) *unstructured.Unstructured { return s.objects[ref] }
+
+// Do serves one request.
+func (s *Server) Do(req api.Request) api.Response {
+	info, ok := api.Lookup(req.Ref.Kind)
+	if !ok {
+		err := apierrors.NewNotFound(s.unknownResource(req.Ref.Kind), "")
+		return api.Response{Code: http.StatusNotFound, Err: err}
+	}
+	var (
+		obj  *unstructured.Unstructured
+		code = http.StatusOK
+		err  error
+	)
+	switch req.Verb {
+	case api.Get:
+		obj, err = s.get(info, req.Ref)
+	case api.List:
+		return s.list(req.Ref)
+	case api.Create:
+		obj, err = s.create(info, req)
+		code = http.StatusCreated
+	case api.Update:
+		obj, err = s.update(info, req)
+	case api.Patch:
+		var created bool
+		obj, created, err = s.patch(info, req)
+		if created {
+			code = http.StatusCreated
+		}
+	case api.Delete:
+		obj, err = s.delete(info, req.Ref)
+	default:
+		err = apierrors.NewMethodNotSupported(info.Resource, string(req.Verb))
+	}
+	if err != nil {
+		return api.Response{Code: Code(err), Err: err}
+	}
+	return api.Response{Code: code, Object: obj.DeepCopy()}
+}
+
+func (s *Server) unknownResource(k api.Kind) schema.GroupResource {
+	return schema.GroupResource{Resource: string(k)}
+}
+
+func (s *Server) get(info api.KindInfo, ref api.Ref) (*unstructured.Unstructured, error) {
+	obj, ok := s.objects[ref]
+	if !ok {
+		return nil, notFound(info, ref.Name)
+	}
+	return obj, nil
+}
+
+func (s *Server) list(ref api.Ref) api.Response {
+	var items []*unstructured.Unstructured
+	for r, obj := range s.objects {
+		if r.Kind == ref.Kind && (ref.Namespace == "" || r.Namespace == ref.Namespace) {
+			items = append(items, obj.DeepCopy())
+		}
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].GetName() < items[j].GetName() })
+	return api.Response{Code: http.StatusOK, Items: items, ListRV: strconv.FormatInt(s.rv, 10)}
+}
+
+// decode turns a request body into an object the way the real server's
+// decoder does: built-in kinds must fit their Go types (a number where a
+// string belongs is a 400), custom resources are pruned to their schema.
+func (s *Server) decode(info api.KindInfo, body []byte) (*unstructured.Unstructured, error) {
+	if info.Builtin {
+		return normalizeTyped(info, body)
+	}
+	var m map[string]interface{}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(body, &m); err != nil {
+		return nil, apierrors.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (%v)", err))
+	}
+	u := &unstructured.Unstructured{Object: m}
+	pruneWidget(u)
+	return u, nil
+}
+
+func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstructured, error) {
+	obj, err := s.decode(info, req.Body)
+	if err != nil {
+		return nil, err
+	}
+	if obj.GetName() == "" {
+		obj.SetName(req.Ref.Name)
+	}
+	if obj.GetNamespace() == "" {
+		obj.SetNamespace(req.Ref.Namespace)
+	}
+	if req.Ref.Name != "" && obj.GetName() != req.Ref.Name {
+		return nil, nameMismatch(obj.GetName(), req.Ref.Name)
+	}
+	if obj.GetResourceVersion() != "" {
+		return nil, unknownServerError(fmt.Errorf("resourceVersion should not be set on objects to be created"))
+	}
+	ref := api.RefOf(obj)
+	ref.Kind = info.Kind
+	if _, exists := s.objects[ref]; exists {
+		return nil, alreadyExists(info, ref.Name)
+	}
+	obj.SetAPIVersion(info.APIVersion)
+	obj.SetKind(string(info.Kind))
+	if info.StatusSubresource {
+		// The status of a new object comes from its controller, not its author.
+		unstructured.RemoveNestedField(obj.Object, "status")
+	}
+	fm := s.schema.manager(info.Kind, "")
+	empty := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	empty.SetGroupVersionKind(info.GVK())
+	managed, err := fm.Update(empty, obj, managerName(req.FieldManager))
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	obj = managed.(*unstructured.Unstructured)
+	if errs := validate(info, nil, obj); len(errs) > 0 {
+		return nil, invalid(info, obj.GetName(), errs)
+	}
+	stampManagedFields(nil, obj, s.now)
+	return s.store(info, nil, obj), nil
+}
+
+// managerName is the field manager a write is recorded under when the
+// client names none; a real server derives it from the User-Agent.
+func managerName(m string) string {
+	if m == "" {
+		return "conflictlab"
+	}
+	return m
+}
