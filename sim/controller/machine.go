@@ -1,0 +1,280 @@
+package controller
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	apiequality "k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+)
+
+// ActionKind is what a machine wants to do next.
+type ActionKind int
+
+const (
+	// Idle: nothing to do, ever again (done or gave up).
+	Idle ActionKind = iota
+	// SendRequest: an API request, one atomic step.
+	SendRequest
+	// ReadLister: read the informer's cache, a local step (no request).
+	ReadLister
+)
+
+// Action is the machine's next step.
+type Action struct {
+	Kind    ActionKind
+	Request api.Request
+	// Purpose says why, for the timeline: "read", "write", "retry 2/5 write", "requeue 1 read".
+	Purpose string
+}
+
+// Status is where the machine is.
+type Status string
+
+const (
+	Running  Status = "running"
+	Done     Status = "done"
+	GaveUp   Status = "gave-up"
+	Sleeping Status = "sleeping"
+)
+
+// Stats are the per-controller counters the outcome reports.
+type Stats struct {
+	Requests    int `json:"requests"`
+	ListerReads int `json:"listerReads"`
+	Writes      int `json:"writes"`
+	Conflicts   int `json:"conflicts"`
+	Errors      int `json:"errors"`
+	Retries     int `json:"retries"`
+	Requeues    int `json:"requeues"`
+}
+
+type phase int
+
+const (
+	phaseRead phase = iota
+	phaseWrite
+	phaseDone
+	phaseGaveUp
+)
+
+// Machine runs one Program step by step.
+type Machine struct {
+	prog      Program
+	phase     phase
+	source    ReadSource
+	attempt   int // write attempt within the current retry loop, from 1
+	reconcile int // reconciles finished
+	read      *unstructured.Unstructured
+	mutated   *unstructured.Unstructured
+	wakeAt    time.Duration
+	stats     Stats
+	lastErr   error
+}
+
+// New returns a machine about to make its first read.
+func New(p Program) *Machine {
+	if p.Reconciles < 1 {
+		p.Reconciles = 1
+	}
+	return &Machine{prog: p, phase: phaseRead, source: p.Read, attempt: 1}
+}
+
+// Clone returns an independent copy (objects held are never mutated in place).
+func (m *Machine) Clone() *Machine {
+	c := *m
+	return &c
+}
+
+// Program returns the program the machine runs.
+func (m *Machine) Program() Program { return m.prog }
+
+// Stats returns the counters so far.
+func (m *Machine) Stats() Stats { return m.stats }
+
+// LastError is the last error the controller got, if any.
+func (m *Machine) LastError() error { return m.lastErr }
+
+// WakeAt is the virtual time before which the machine is backing off.
+func (m *Machine) WakeAt() time.Duration { return m.wakeAt }
+
+// Status reports whether the machine is running, asleep, done or gave up.
+func (m *Machine) Status(now time.Duration) Status {
+	switch m.phase {
+	case phaseDone:
+		return Done
+	case phaseGaveUp:
+		return GaveUp
+	}
+	if now < m.wakeAt {
+		return Sleeping
+	}
+	return Running
+}
+
+// Finished reports whether the machine will never act again.
+func (m *Machine) Finished() bool { return m.phase == phaseDone || m.phase == phaseGaveUp }
+
+// Holding returns the copy the controller currently holds (read, then mutated).
+func (m *Machine) Holding() *unstructured.Unstructured { return m.read }
+
+// Next says what the machine will do when it is scheduled. It is pure:
+// calling it twice gives the same action.
+func (m *Machine) Next() Action {
+	switch m.phase {
+	case phaseRead:
+		purpose := m.purpose("read")
+		if m.source == FromLister {
+			return Action{Kind: ReadLister, Request: api.Request{Verb: api.Get, Ref: m.prog.Target}, Purpose: purpose + " (lister)"}
+		}
+		return Action{Kind: SendRequest, Request: api.Request{Verb: api.Get, Ref: m.prog.Target}, Purpose: purpose}
+	case phaseWrite:
+		req, err := BuildWrite(m.prog, m.read, m.mutated)
+		if err != nil {
+			// BuildWrite only fails on objects that cannot be marshalled,
+			// which the server never hands out.
+			panic(fmt.Sprintf("controller %s: %v", m.prog.Name, err))
+		}
+		return Action{Kind: SendRequest, Request: req, Purpose: m.purpose("write")}
+	}
+	return Action{Kind: Idle}
+}
+
+func (m *Machine) purpose(what string) string {
+	s := what
+	if m.attempt > 1 {
+		if m.prog.Retry.Unbounded {
+			s = fmt.Sprintf("retry %d %s", m.attempt, what)
+		} else {
+			s = fmt.Sprintf("retry %d/%d %s", m.attempt, m.prog.Retry.Attempts, what)
+		}
+	}
+	if m.stats.Requeues > 0 {
+		s = fmt.Sprintf("requeue %d: %s", m.stats.Requeues, s)
+	}
+	if m.prog.Reconciles > 1 {
+		s = fmt.Sprintf("loop %d: %s", m.reconcile+1, s)
+	}
+	return s
+}
+
+// Deliver hands the machine the answer to its last action, at virtual time now.
+func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
+	if a.Kind == SendRequest {
+		m.stats.Requests++
+	} else if a.Kind == ReadLister {
+		m.stats.ListerReads++
+	}
+	switch m.phase {
+	case phaseRead:
+		if resp.Err != nil {
+			m.stats.Errors++
+			m.lastErr = resp.Err
+			m.failReconcile(now)
+			return
+		}
+		m.read = resp.Object
+		mutated, err := Mutate(m.prog, resp.Object)
+		if err != nil {
+			m.lastErr = err
+			m.stats.Errors++
+			m.phase = phaseGaveUp
+			return
+		}
+		if unchanged(resp.Object, mutated) {
+			// Nothing to do: a real controller skips the write.
+			m.finishReconcile()
+			return
+		}
+		m.mutated = mutated
+		m.phase = phaseWrite
+	case phaseWrite:
+		m.stats.Writes++
+		if resp.Err == nil {
+			m.lastErr = nil
+			m.finishReconcile()
+			return
+		}
+		m.lastErr = resp.Err
+		if apierrors.IsConflict(resp.Err) {
+			m.stats.Conflicts++
+		} else {
+			m.stats.Errors++
+		}
+		r := m.prog.Retry
+		retryable := r.On == OnAnyError || apierrors.IsConflict(resp.Err)
+		if retryable && (r.Unbounded || m.attempt < r.Attempts) {
+			m.attempt++
+			m.stats.Retries++
+			m.wakeAt = now + r.Backoff
+			if r.Reread == RereadNone {
+				// The same stale copy again: the anti-pattern.
+				return
+			}
+			m.source = r.Reread
+			m.phase = phaseRead
+			return
+		}
+		m.failReconcile(now)
+	}
+}
+
+// failReconcile returns the error to the workqueue, which requeues the item
+// with per-item exponential backoff, or drops it when the budget is spent.
+func (m *Machine) failReconcile(now time.Duration) {
+	q := m.prog.Requeue
+	if m.stats.Requeues >= q.Max {
+		m.phase = phaseGaveUp
+		return
+	}
+	base := q.BaseDelay
+	if base == 0 {
+		base = 5 * time.Millisecond
+	}
+	m.wakeAt = now + base<<m.stats.Requeues
+	m.stats.Requeues++
+	m.restart()
+}
+
+func (m *Machine) finishReconcile() {
+	m.reconcile++
+	if m.reconcile >= m.prog.Reconciles {
+		m.phase = phaseDone
+		return
+	}
+	m.restart()
+}
+
+func (m *Machine) restart() {
+	m.attempt = 1
+	m.source = m.prog.Read
+	m.phase = phaseRead
+	m.mutated = nil
+}
+
+// Mutate applies the program's mutations to a copy of obj.
+func Mutate(p Program, obj *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	out := obj.DeepCopy()
+	for _, mu := range p.Mutations {
+		// Conditions look at what was read, not at earlier mutations.
+		if mu.When != nil && !mu.When.Holds(obj.Object) {
+			continue
+		}
+		c := mu
+		c.When = nil
+		if err := c.Apply(out.Object); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func unchanged(a, b *unstructured.Unstructured) bool {
+	return apiequality.Semantic.DeepEqual(a.Object, b.Object)
+}
+
+func marshal(u *unstructured.Unstructured) ([]byte, error) { return json.Marshal(u.Object) }

@@ -1,0 +1,233 @@
+package controller
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Op is what a mutation does to the field at its path.
+type Op string
+
+const (
+	Set            Op = "set"              // path = value: independent of what was read
+	Remove         Op = "remove"           // delete the field
+	Increment      Op = "increment"        // path += by: depends on what was read
+	Append         Op = "append"           // add value at the end of a list (or a comma-separated string): depends on what was read
+	AddToSet       Op = "add-to-set"       // add value to a list if absent (finalizers)
+	RemoveFromList Op = "remove-from-list" // remove value from a list
+)
+
+// Mutation is one change a controller makes to the copy it read.
+type Mutation struct {
+	Op    Op
+	Path  Path
+	Value interface{}
+	By    int64
+	// When makes the mutation a decision taken from what was read: it is
+	// applied only if the read copy satisfies it.
+	When *Condition
+}
+
+// Condition is a test on the copy that was read.
+type Condition struct {
+	Path   Path
+	Equals interface{}
+}
+
+// Holds reports whether obj satisfies the condition.
+func (c Condition) Holds(obj map[string]interface{}) bool {
+	v, ok := c.Path.Get(obj)
+	if !ok {
+		return c.Equals == nil
+	}
+	return sameValue(v, c.Equals)
+}
+
+// Validate reports what is wrong with a mutation.
+func (m Mutation) Validate() error {
+	if len(m.Path.segs) == 0 {
+		return fmt.Errorf("%s needs a path", m.Op)
+	}
+	switch m.Op {
+	case Set, Append, AddToSet, RemoveFromList:
+		if m.Value == nil {
+			return fmt.Errorf("%s %s needs a value", m.Op, m.Path)
+		}
+	case Remove:
+	case Increment:
+		if m.By == 0 {
+			return fmt.Errorf("increment %s needs a non-zero by", m.Path)
+		}
+	default:
+		return fmt.Errorf("unknown operation %q", m.Op)
+	}
+	return nil
+}
+
+// DependsOnRead reports whether the mutation's result depends on the value
+// it read: such a change is only safe with a conditional write.
+func (m Mutation) DependsOnRead() bool {
+	return m.Op == Increment || m.Op == Append || m.When != nil
+}
+
+// Describe is the mutation in a person's words.
+func (m Mutation) Describe() string {
+	p := m.Path.String()
+	var s string
+	switch {
+	case m.Op == AddToSet && p == "metadata.finalizers":
+		s = fmt.Sprintf("add finalizer %v", m.Value)
+	case m.Op == RemoveFromList && p == "metadata.finalizers":
+		s = fmt.Sprintf("remove finalizer %v", m.Value)
+	case m.Op == Set && strings.HasPrefix(p, "metadata.labels"):
+		s = fmt.Sprintf("label %s=%v", mapKey(m.Path), m.Value)
+	case m.Op == Set && strings.HasPrefix(p, "metadata.annotations"):
+		s = fmt.Sprintf("annotate %s=%v", mapKey(m.Path), m.Value)
+	case m.Op == Set:
+		s = fmt.Sprintf("set %s=%v", p, m.Value)
+	case m.Op == Remove:
+		s = fmt.Sprintf("remove %s", p)
+	case m.Op == Increment:
+		s = fmt.Sprintf("%s += %d", p, m.By)
+	case m.Op == Append:
+		s = fmt.Sprintf("append %v to %s", m.Value, p)
+	case m.Op == AddToSet:
+		s = fmt.Sprintf("add %v to %s", m.Value, p)
+	case m.Op == RemoveFromList:
+		s = fmt.Sprintf("remove %v from %s", m.Value, p)
+	}
+	if m.When != nil {
+		s += fmt.Sprintf(" if %s=%v", m.When.Path, m.When.Equals)
+	}
+	return s
+}
+
+func mapKey(p Path) string {
+	if n := len(p.segs); n > 0 {
+		return p.segs[n-1].key
+	}
+	return ""
+}
+
+// Apply performs the mutation on obj (the copy that was read).
+func (m Mutation) Apply(obj map[string]interface{}) error {
+	if m.When != nil && !m.When.Holds(obj) {
+		return nil
+	}
+	switch m.Op {
+	case Set:
+		return m.Path.Set(obj, normalizeValue(m.Value))
+	case Remove:
+		m.Path.Remove(obj)
+		return nil
+	case Increment:
+		cur, _ := m.Path.Get(obj)
+		n, asString, err := counterValue(cur)
+		if err != nil {
+			return fmt.Errorf("increment %s: %w", m.Path, err)
+		}
+		if asString || (cur == nil && m.Path.segs[0].key == "data") {
+			return m.Path.Set(obj, strconv.FormatInt(n+m.By, 10))
+		}
+		return m.Path.Set(obj, n+m.By)
+	case Append:
+		cur, _ := m.Path.Get(obj)
+		switch c := cur.(type) {
+		case string:
+			if c == "" {
+				return m.Path.Set(obj, fmt.Sprint(m.Value))
+			}
+			return m.Path.Set(obj, c+","+fmt.Sprint(m.Value))
+		case nil:
+			if m.Path.segs[0].key == "data" {
+				return m.Path.Set(obj, fmt.Sprint(m.Value))
+			}
+			return m.Path.Set(obj, []interface{}{normalizeValue(m.Value)})
+		case []interface{}:
+			return m.Path.Set(obj, append(append([]interface{}{}, c...), normalizeValue(m.Value)))
+		default:
+			return fmt.Errorf("append %s: not a list or string", m.Path)
+		}
+	case AddToSet:
+		cur, _ := m.Path.Get(obj)
+		l, _ := cur.([]interface{})
+		for _, e := range l {
+			if sameValue(e, m.Value) {
+				return nil
+			}
+		}
+		return m.Path.Set(obj, append(append([]interface{}{}, l...), normalizeValue(m.Value)))
+	case RemoveFromList:
+		cur, ok := m.Path.Get(obj)
+		if !ok {
+			return nil
+		}
+		l, _ := cur.([]interface{})
+		out := []interface{}{}
+		for _, e := range l {
+			if !sameValue(e, m.Value) {
+				out = append(out, e)
+			}
+		}
+		if len(out) == 0 {
+			m.Path.Remove(obj)
+			return nil
+		}
+		return m.Path.Set(obj, out)
+	}
+	return fmt.Errorf("unknown operation %q", m.Op)
+}
+
+// counterValue reads a counter kept as a number or (in ConfigMap data) a
+// decimal string; a missing counter is zero.
+func counterValue(v interface{}) (n int64, asString bool, err error) {
+	switch c := v.(type) {
+	case nil:
+		return 0, false, nil
+	case int64:
+		return c, false, nil
+	case float64:
+		return int64(c), false, nil
+	case string:
+		if c == "" {
+			return 0, true, nil
+		}
+		n, err := strconv.ParseInt(c, 10, 64)
+		if err != nil {
+			return 0, true, fmt.Errorf("%q is not a number", c)
+		}
+		return n, true, nil
+	}
+	return 0, false, fmt.Errorf("%v is not a number", v)
+}
+
+// normalizeValue turns Go ints into the int64 unstructured JSON uses.
+func normalizeValue(v interface{}) interface{} {
+	switch n := v.(type) {
+	case int:
+		return int64(n)
+	case int32:
+		return int64(n)
+	case uint64:
+		return int64(n)
+	case float64:
+		if n == float64(int64(n)) {
+			return int64(n)
+		}
+	}
+	return v
+}
+
+func sameValue(a, b interface{}) bool {
+	return reflect.DeepEqual(normalizeValue(a), normalizeValue(b)) || fmt.Sprint(a) == fmt.Sprint(b) && isScalar(a) && isScalar(b)
+}
+
+func isScalar(v interface{}) bool {
+	switch v.(type) {
+	case string, int64, int, float64, bool:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,179 @@
+// Package controller runs controllers written as data: read the target
+// (from the informer's Lister or with a live GET), apply mutations, write
+// it back with one of the write methods, and retry or requeue according to
+// a policy. A Machine is a pure state machine driven by explicit steps,
+// like etcd's raft: it says which request it wants to make next, the
+// scheduler carries the request out and hands back the response.
+package controller
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+)
+
+// ReadSource says where a controller reads the object it is about to change.
+type ReadSource string
+
+const (
+	// FromLister reads the informer's local cache: cheap, and possibly stale.
+	FromLister ReadSource = "lister"
+	// FromLive is a GET to the API server: a request, and current.
+	FromLive ReadSource = "live"
+)
+
+// WriteMethod is how a controller sends its change.
+type WriteMethod string
+
+const (
+	Update          WriteMethod = "update"           // PUT with the RV that was read
+	UpdateClearRV   WriteMethod = "update-clear-rv"  // PUT with the RV removed: an unconditional overwrite
+	UpdateStatus    WriteMethod = "update-status"    // PUT to /status
+	MergePatch      WriteMethod = "merge-patch"      // JSON merge patch of the difference
+	StrategicPatch  WriteMethod = "strategic-patch"  // strategic merge patch of the difference
+	JSONPatch       WriteMethod = "json-patch"       // JSON patch (RFC 6902) of the difference
+	ServerSideApply WriteMethod = "apply"            // server-side apply of the intended fields
+)
+
+// WriteMethods lists every write method, in teaching order.
+var WriteMethods = []WriteMethod{Update, UpdateClearRV, UpdateStatus, MergePatch, StrategicPatch, JSONPatch, ServerSideApply}
+
+// TestMode is what a JSON patch checks before it changes anything.
+type TestMode string
+
+const (
+	TestNone TestMode = ""
+	// TestRV adds `test /metadata/resourceVersion` with the RV that was read.
+	TestRV TestMode = "resourceVersion"
+	// TestValues adds a `test` of the old value before every replace or remove.
+	TestValues TestMode = "values"
+)
+
+// Program is one controller.
+type Program struct {
+	Name   string
+	Target api.Ref
+	Read   ReadSource
+	// Mutations are applied in order to the copy that was read.
+	Mutations []Mutation
+	Write     WriteMethod
+	// WithRV makes a patch carry metadata.resourceVersion: a conditional write.
+	WithRV bool
+	// Test is the JSON patch precondition.
+	Test TestMode
+	// FieldManager names the writer in managedFields (defaults to Name).
+	FieldManager string
+	// Force takes ownership of contested fields on apply.
+	Force   bool
+	Retry   RetryPolicy
+	Requeue RequeuePolicy
+	// Reconciles is how many times the controller runs its loop (default 1):
+	// a hot object sees several.
+	Reconciles int
+}
+
+// Manager returns the field manager name the controller writes under.
+func (p Program) Manager() string {
+	if p.FieldManager != "" {
+		return p.FieldManager
+	}
+	return p.Name
+}
+
+// RetryOn says which errors a retry loop retries.
+type RetryOn string
+
+const (
+	// OnConflict is retry.RetryOnConflict: only 409 Conflict is retried.
+	OnConflict RetryOn = "conflict"
+	// OnAnyError retries everything, the anti-pattern: 422, 403 and 404 do
+	// not get better by asking again.
+	OnAnyError RetryOn = "any"
+)
+
+// RetryPolicy is the controller's inner retry loop.
+type RetryPolicy struct {
+	// Attempts is the number of write attempts, first one included; 1 means
+	// no retry. retry.DefaultRetry allows 5. Zero with Unbounded retries forever.
+	Attempts  int
+	Unbounded bool
+	On        RetryOn
+	// Reread is where the retry gets its copy: live (right), lister (stale
+	// cache: usually the same stale copy), or none (the same object again).
+	Reread ReadSource
+	// Backoff between attempts; retry.DefaultRetry sleeps 10ms each time.
+	Backoff time.Duration
+}
+
+// RereadNone retries with the object already in hand.
+const RereadNone ReadSource = "none"
+
+// RequeuePolicy is the workqueue: after the retries are spent the reconcile
+// returns an error and the item comes back after a per-item exponential
+// backoff (5ms, 10ms, 20ms… as client-go's default controller rate limiter).
+type RequeuePolicy struct {
+	// Max requeues before the item is dropped (a real queue never drops it;
+	// a simulation has to end). 0 disables requeueing.
+	Max       int
+	BaseDelay time.Duration
+}
+
+// DefaultRetry mirrors client-go's retry.DefaultRetry without jitter.
+func DefaultRetry() RetryPolicy {
+	return RetryPolicy{Attempts: 5, On: OnConflict, Reread: FromLive, Backoff: 10 * time.Millisecond}
+}
+
+// NoRetry makes one attempt.
+func NoRetry() RetryPolicy { return RetryPolicy{Attempts: 1, On: OnConflict, Reread: FromLive} }
+
+// Validate reports the first thing wrong with a program.
+func (p Program) Validate() error {
+	if p.Name == "" {
+		return fmt.Errorf("controller has no name")
+	}
+	if strings.ContainsAny(p.Name, " ,.") {
+		return fmt.Errorf("controller name %q: use letters, digits and dashes", p.Name)
+	}
+	if _, ok := api.Lookup(p.Target.Kind); !ok {
+		return fmt.Errorf("controller %s: unknown kind %q", p.Name, p.Target.Kind)
+	}
+	if p.Target.Name == "" {
+		return fmt.Errorf("controller %s: target has no name", p.Name)
+	}
+	switch p.Read {
+	case FromLister, FromLive:
+	default:
+		return fmt.Errorf("controller %s: read must be lister or live, not %q", p.Name, p.Read)
+	}
+	ok := false
+	for _, w := range WriteMethods {
+		ok = ok || w == p.Write
+	}
+	if !ok {
+		return fmt.Errorf("controller %s: unknown write method %q", p.Name, p.Write)
+	}
+	switch p.Retry.Reread {
+	case FromLister, FromLive, RereadNone:
+	default:
+		return fmt.Errorf("controller %s: retry reread must be live, lister or none, not %q", p.Name, p.Retry.Reread)
+	}
+	switch p.Retry.On {
+	case OnConflict, OnAnyError:
+	default:
+		return fmt.Errorf("controller %s: retry on must be conflict or any, not %q", p.Name, p.Retry.On)
+	}
+	if p.Retry.Attempts < 1 && !p.Retry.Unbounded {
+		return fmt.Errorf("controller %s: retry attempts must be at least 1", p.Name)
+	}
+	if len(p.Mutations) == 0 {
+		return fmt.Errorf("controller %s: no mutations", p.Name)
+	}
+	for i, m := range p.Mutations {
+		if err := m.Validate(); err != nil {
+			return fmt.Errorf("controller %s: mutation %d: %w", p.Name, i+1, err)
+		}
+	}
+	return nil
+}

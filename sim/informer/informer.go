@@ -1,0 +1,68 @@
+// Package informer models a controller's shared informer: a local cache,
+// filled by a LIST and then kept up to date by watch events that arrive
+// late. Its Lister answers from that cache, so it can hand out an object
+// whose resourceVersion the server has already moved past.
+package informer
+
+import (
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/apiserver"
+)
+
+// Cache is one informer's store.
+type Cache struct {
+	objects map[api.Ref]*unstructured.Unstructured
+	// rv is the newest event (or LIST) the cache has seen.
+	rv int64
+}
+
+// Synced returns a cache filled by a LIST at collection revision rv.
+func Synced(items []*unstructured.Unstructured, rv int64) *Cache {
+	c := &Cache{objects: map[api.Ref]*unstructured.Unstructured{}, rv: rv}
+	for _, o := range items {
+		c.objects[api.RefOf(o)] = o
+	}
+	return c
+}
+
+// Clone returns an independent copy (cached objects are never mutated).
+func (c *Cache) Clone() *Cache {
+	out := &Cache{objects: make(map[api.Ref]*unstructured.Unstructured, len(c.objects)), rv: c.rv}
+	for k, v := range c.objects {
+		out.objects[k] = v
+	}
+	return out
+}
+
+// RV is the revision the cache has caught up to.
+func (c *Cache) RV() int64 { return c.rv }
+
+// Apply delivers one watch event.
+func (c *Cache) Apply(ev apiserver.Event) {
+	ref := api.RefOf(ev.Object)
+	if ev.Type == apiserver.Deleted {
+		delete(c.objects, ref)
+	} else {
+		c.objects[ref] = ev.Object
+	}
+	if ev.RV > c.rv {
+		c.rv = ev.RV
+	}
+}
+
+// Get is the Lister: a copy of the cached object, or NotFound as a real
+// Lister reports it.
+func (c *Cache) Get(ref api.Ref) (*unstructured.Unstructured, error) {
+	o, ok := c.objects[ref]
+	if !ok {
+		info, _ := api.Lookup(ref.Kind)
+		return nil, apierrors.NewNotFound(info.Resource, ref.Name)
+	}
+	return o.DeepCopy(), nil
+}
+
+// Peek returns the cached object without copying, for observers.
+func (c *Cache) Peek(ref api.Ref) *unstructured.Unstructured { return c.objects[ref] }
