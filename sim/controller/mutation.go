@@ -231,3 +231,54 @@ func isScalar(v interface{}) bool {
 	}
 	return false
 }
+
+// Satisfied reports whether obj shows the mutation's effect: the field set
+// to the value, removed, the element present or gone. Increments have no
+// such test (their effect is relative) and always report true.
+func (m Mutation) Satisfied(obj map[string]interface{}) bool {
+	cur, found := m.Path.Get(obj)
+	switch m.Op {
+	case Set:
+		return found && sameValue(cur, normalizeValue(m.Value))
+	case Remove:
+		return !found
+	case AddToSet, Append:
+		return contains(cur, m.Value)
+	case RemoveFromList:
+		return !contains(cur, m.Value)
+	}
+	return true
+}
+
+func contains(list interface{}, v interface{}) bool {
+	switch l := list.(type) {
+	case []interface{}:
+		for _, e := range l {
+			if sameValue(e, v) {
+				return true
+			}
+		}
+	case string:
+		for _, e := range strings.Split(l, ",") {
+			if e == fmt.Sprint(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Touches reports whether the mutation writes the field at path p (or a
+// field inside it, or one containing it).
+func (m Mutation) Touches(p Path) bool {
+	a, b := m.Path.String(), p.String()
+	return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(b, a+".") ||
+		strings.HasPrefix(a, b+"[") || strings.HasPrefix(b, a+"[")
+}
+
+// CounterValue reads the counter at the mutation's path (zero when absent).
+func (m Mutation) CounterValue(obj map[string]interface{}) (int64, bool) {
+	cur, _ := m.Path.Get(obj)
+	n, _, err := counterValue(cur)
+	return n, err == nil
+}

@@ -1,0 +1,104 @@
+// Package explore runs every interleaving of a scenario's atomic steps and
+// tallies the outcomes, with one example schedule for each — the model
+// checker behind "how many of the ways this can go lose an update?".
+package explore
+
+import (
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// Options bound an exploration.
+type Options struct {
+	// MaxSchedules stops the search after this many complete schedules
+	// (0: DefaultMaxSchedules). The result says when it stopped early.
+	MaxSchedules int
+	// Progress, when set, is called after every complete schedule with the
+	// count so far; returning false cancels the search.
+	Progress func(done int) bool
+}
+
+// DefaultMaxSchedules keeps an accidental explosion (an unbounded retry
+// loop, many controllers) from running for hours.
+const DefaultMaxSchedules = 1_000_000
+
+// Result is the tally.
+type Result struct {
+	Scenario  string         `json:"scenario"`
+	Schedules int            `json:"schedules"`
+	Tally     map[string]int `json:"tally"`
+	// Examples holds the first schedule found for each verdict.
+	Examples  map[string][]string `json:"examples"`
+	Truncated bool                `json:"truncated"`
+	Cancelled bool                `json:"cancelled"`
+}
+
+// Explore runs every interleaving by depth-first search. At each branch the
+// world is cloned, so every schedule is played exactly once from its
+// divergence point rather than replayed from the start. Nothing is pruned:
+// two schedules that differ only in the order of independent steps are
+// both counted, because the tally counts interleavings, not states.
+func Explore(sc *scenario.Scenario, opts Options) (*Result, error) {
+	w, err := race.New(sc)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxSchedules == 0 {
+		opts.MaxSchedules = DefaultMaxSchedules
+	}
+	max := sc.MaxSteps
+	if max == 0 {
+		max = scenario.DefaultMaxSteps
+	}
+	r := &Result{Scenario: sc.Name, Tally: map[string]int{}, Examples: map[string][]string{}}
+	var walk func(w *race.World) (stop bool, err error)
+	walk = func(w *race.World) (bool, error) {
+		for {
+			enabled := w.Enabled()
+			if len(enabled) == 0 || len(w.Taken()) >= max {
+				return r.leaf(w, opts), nil
+			}
+			if len(enabled) == 1 {
+				// A forced move: no branch, no clone.
+				if err := w.Step(enabled[0]); err != nil {
+					return true, err
+				}
+				continue
+			}
+			for i, tok := range enabled {
+				next := w
+				if i < len(enabled)-1 {
+					next = w.Clone()
+				}
+				if err := next.Step(tok); err != nil {
+					return true, err
+				}
+				stop, err := walk(next)
+				if stop || err != nil {
+					return true, err
+				}
+			}
+			return false, nil
+		}
+	}
+	_, err = walk(w)
+	return r, err
+}
+
+func (r *Result) leaf(w *race.World, opts Options) bool {
+	v := w.Verdict()
+	r.Tally[v]++
+	r.Schedules++
+	if _, ok := r.Examples[v]; !ok {
+		r.Examples[v] = append([]string(nil), w.Taken()...)
+	}
+	if opts.Progress != nil && !opts.Progress(r.Schedules) {
+		r.Cancelled = true
+		return true
+	}
+	if r.Schedules >= opts.MaxSchedules {
+		r.Truncated = true
+		return true
+	}
+	return false
+}

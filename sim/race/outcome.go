@@ -1,0 +1,219 @@
+package race
+
+import (
+	"fmt"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/controller"
+)
+
+// Verdicts, from worst to best. A run gets the first that applies.
+const (
+	VerdictLost       = "lost"       // a field a controller wrote was erased by a stale write
+	VerdictGaveUp     = "gave-up"    // a controller stopped with its change not made
+	VerdictUnfinished = "unfinished" // the step budget ran out (an unbounded loop)
+	VerdictRequeued   = "requeued"   // every change landed, after at least one requeue
+	VerdictNoLoss     = "no-loss"
+)
+
+// Verdicts lists them in order.
+var Verdicts = []string{VerdictLost, VerdictGaveUp, VerdictUnfinished, VerdictRequeued, VerdictNoLoss}
+
+// Outcome is everything a run produced. Field names are stable: scripts and
+// tests read the JSON.
+type Outcome struct {
+	Scenario    string                 `json:"scenario"`
+	Target      api.Ref                `json:"target"`
+	Schedule    []string               `json:"schedule"`
+	Steps       []Step                 `json:"steps"`
+	Versions    []Version              `json:"versions"`
+	Final       map[string]interface{} `json:"final"`
+	Deleted     bool                   `json:"deleted"`
+	Controllers []ControllerResult     `json:"controllers"`
+	Lost        []Loss                 `json:"lost"`
+	Overwritten []Loss                 `json:"overwritten"`
+	Verdict     string                 `json:"verdict"`
+	Requests    int                    `json:"requests"`
+}
+
+// ControllerResult is one controller's end state.
+type ControllerResult struct {
+	Name      string           `json:"name"`
+	Read      string           `json:"read"`
+	Write     string           `json:"write"`
+	Status    string           `json:"status"`
+	Stats     controller.Stats `json:"stats"`
+	LastError string           `json:"lastError,omitempty"`
+	CacheRV   int64            `json:"cacheRV"`
+}
+
+// Loss is a field a controller meant to change whose final value does not
+// show it, and who erased it.
+type Loss struct {
+	Field        string      `json:"field"`
+	Owner        string      `json:"owner"`
+	Intended     string      `json:"intended"`
+	Final        interface{} `json:"final,omitempty"`
+	ErasedBy     string      `json:"erasedBy"`
+	ErasedAtStep int         `json:"erasedAtStep"`
+	ErasedRV     string      `json:"erasedRV"`
+	Reason       string      `json:"reason"`
+}
+
+func (l Loss) String() string {
+	return fmt.Sprintf("%s: %s's %q erased by %s at step %d (RV %s): %s", l.Field, l.Owner, l.Intended, l.ErasedBy, l.ErasedAtStep, l.ErasedRV, l.Reason)
+}
+
+// Outcome summarises the run so far.
+func (w *World) Outcome() *Outcome {
+	o := &Outcome{Scenario: w.sc.Name, Schedule: append([]string(nil), w.taken...),
+		Steps: append([]Step(nil), w.trace.steps...), Versions: append([]Version(nil), w.trace.versions...)}
+	if len(w.sc.Controllers) > 0 {
+		o.Target = w.sc.Controllers[0].Target
+	}
+	if obj := w.server.Peek(o.Target); obj != nil {
+		o.Final = obj.Object
+	} else if last := w.trace.lastVersionOf(o.Target); last >= 0 {
+		o.Final, o.Deleted = w.trace.versions[last].Object, true
+	}
+	gaveUp, requeued, running := false, false, false
+	for _, a := range w.actors {
+		st := a.machine.Stats()
+		r := ControllerResult{Name: a.name, Read: string(a.machine.Program().Read), Write: string(a.machine.Program().Write),
+			Status: string(a.machine.Status(w.now)), Stats: st, CacheRV: a.cache.RV()}
+		if err := a.machine.LastError(); err != nil {
+			r.LastError = err.Error()
+		}
+		o.Requests += st.Requests
+		gaveUp = gaveUp || a.machine.Status(w.now) == controller.GaveUp
+		running = running || !a.machine.Finished()
+		requeued = requeued || st.Requeues > 0
+		o.Controllers = append(o.Controllers, r)
+	}
+	o.Lost, o.Overwritten = w.trace.losses(w)
+	o.Verdict = verdict(len(o.Lost) > 0, gaveUp, running, requeued)
+	return o
+}
+
+// Verdict classifies the run so far without building a whole Outcome (the
+// explorer calls it once per interleaving).
+func (w *World) Verdict() string {
+	lost, _ := w.trace.losses(w)
+	gaveUp, requeued, running := false, false, false
+	for _, a := range w.actors {
+		gaveUp = gaveUp || a.machine.Status(w.now) == controller.GaveUp
+		running = running || !a.machine.Finished()
+		requeued = requeued || a.machine.Stats().Requeues > 0
+	}
+	return verdict(len(lost) > 0, gaveUp, running, requeued)
+}
+
+func verdict(lost, gaveUp, running, requeued bool) string {
+	switch {
+	case lost:
+		return VerdictLost
+	case gaveUp:
+		return VerdictGaveUp
+	case running:
+		return VerdictUnfinished
+	case requeued:
+		return VerdictRequeued
+	}
+	return VerdictNoLoss
+}
+
+// losses walks the intents of successful writes against the history.
+func (t *trace) losses(w *World) (lost, overwritten []Loss) {
+	// Only a controller's latest intent per field and operation counts: a
+	// retry that lands supersedes the attempt before it.
+	latest := map[string]int{}
+	for i, in := range t.intents {
+		if in.mutation.Op == controller.Increment {
+			continue
+		}
+		latest[in.actor+"\x00"+string(in.mutation.Op)+"\x00"+in.mutation.Path.String()] = i
+	}
+	for i, in := range t.intents {
+		if in.lost != nil {
+			lost = append(lost, *in.lost)
+			continue
+		}
+		if in.mutation.Op == controller.Increment {
+			if l := t.counterErased(in); l != nil {
+				lost = append(lost, *l)
+			}
+			continue
+		}
+		if latest[in.actor+"\x00"+string(in.mutation.Op)+"\x00"+in.mutation.Path.String()] != i {
+			continue
+		}
+		ref := refOfMap(t.versions[in.version].Object)
+		final := t.versions[t.lastVersionOf(ref)].Object
+		if in.mutation.Satisfied(final) {
+			continue
+		}
+		l := Loss{Field: in.mutation.Path.String(), Owner: in.actor, Intended: in.mutation.Describe()}
+		l.Final, _ = in.mutation.Path.Get(final)
+		eraser := -1
+		for v := in.version + 1; v < len(t.versions); v++ {
+			if refOfMap(t.versions[v].Object) == ref && !in.mutation.Satisfied(t.versions[v].Object) {
+				eraser = v
+				break
+			}
+		}
+		if eraser < 0 {
+			l.Reason = "never visible on the server"
+			lost = append(lost, l)
+			continue
+		}
+		ev := t.versions[eraser]
+		l.ErasedBy, l.ErasedAtStep, l.ErasedRV = ev.Actor, ev.Step, ev.RV
+		if t.intended(ev.Actor, ev.Step, in.mutation) {
+			l.Reason = fmt.Sprintf("%s deliberately wrote this field", ev.Actor)
+			overwritten = append(overwritten, l)
+			continue
+		}
+		held := ""
+		if ev.Step >= 0 {
+			held = t.steps[ev.Step].HeldRV
+		}
+		l.Reason = fmt.Sprintf("%s's %s did not mean to change it: it sent a copy read at RV %s, before %s's change",
+			ev.Actor, ev.Request, held, in.actor)
+		lost = append(lost, l)
+	}
+	return lost, overwritten
+}
+
+// intended reports whether the write at step by actor carried a mutation on
+// the same field.
+func (t *trace) intended(actor string, step int, mu controller.Mutation) bool {
+	for _, in := range t.intents {
+		if in.actor == actor && in.step == step && in.mutation.Touches(mu.Path) {
+			return true
+		}
+	}
+	return false
+}
+
+// counterErased finds a later write, by a controller that does not count,
+// that put the counter back below this increment.
+func (t *trace) counterErased(in intent) *Loss {
+	ref := refOfMap(t.versions[in.version].Object)
+	mine, _ := in.mutation.CounterValue(t.versions[in.version].Object)
+	for v := in.version + 1; v < len(t.versions); v++ {
+		ver := t.versions[v]
+		if refOfMap(ver.Object) != ref {
+			continue
+		}
+		n, _ := in.mutation.CounterValue(ver.Object)
+		if n < mine && !t.intended(ver.Actor, ver.Step, in.mutation) {
+			return &Loss{Field: in.mutation.Path.String(), Owner: in.actor, Intended: in.mutation.Describe(), Final: n,
+				ErasedBy: ver.Actor, ErasedAtStep: ver.Step, ErasedRV: ver.RV,
+				Reason: fmt.Sprintf("%s's %s wrote back an older count", ver.Actor, ver.Request)}
+		}
+		if n != mine {
+			mine = n
+		}
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package race
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// Schedule chooses the steps of a run. With Tokens, they are taken in order
+// and the run is completed round-robin; with a Seed, each step is drawn at
+// random from the enabled ones; with neither, the scenario's own schedule
+// or seed applies, and failing both, round-robin.
+type Schedule struct {
+	Tokens []string
+	Seed   *uint64
+}
+
+// Run plays a whole race and returns its outcome.
+func Run(sc *scenario.Scenario, sched Schedule) (*Outcome, error) {
+	w, err := New(sc)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Play(sched); err != nil {
+		return nil, err
+	}
+	return w.Outcome(), nil
+}
+
+// Play advances the world to the end of the schedule.
+func (w *World) Play(sched Schedule) error {
+	if sched.Tokens == nil && sched.Seed == nil {
+		sched.Tokens, sched.Seed = w.sc.Schedule, w.sc.Seed
+	}
+	max := w.sc.MaxSteps
+	if max == 0 {
+		max = scenario.DefaultMaxSteps
+	}
+	for i, tok := range sched.Tokens {
+		if len(w.taken) >= max {
+			return nil
+		}
+		if err := w.Step(tok); err != nil {
+			return fmt.Errorf("step %d: %w", i+1, err)
+		}
+	}
+	var rng *rand.Rand
+	if sched.Seed != nil && sched.Tokens == nil {
+		rng = rand.New(rand.NewPCG(*sched.Seed, 0x636f6e666c696374))
+	}
+	for !w.Done() && len(w.taken) < max {
+		var tok string
+		if rng != nil {
+			en := w.Enabled()
+			tok = en[rng.IntN(len(en))]
+		} else {
+			tok = w.nextRoundRobin()
+		}
+		if err := w.Step(tok); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nextRoundRobin picks the controller after the one that moved last.
+func (w *World) nextRoundRobin() string {
+	last := -1
+	if n := len(w.taken); n > 0 {
+		for i, a := range w.actors {
+			if a.name == w.taken[n-1] {
+				last = i
+			}
+		}
+	}
+	for k := 1; k <= len(w.actors); k++ {
+		a := w.actors[(last+k)%len(w.actors)]
+		if !a.machine.Finished() {
+			return a.name
+		}
+	}
+	return ""
+}

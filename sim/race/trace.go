@@ -1,0 +1,325 @@
+package race
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/apiserver"
+	"github.com/conflictlab/conflictlab/sim/controller"
+)
+
+// Step is one atomic step of a run, as the timeline shows it.
+type Step struct {
+	Index int    `json:"index"`
+	AtMS  int64  `json:"atMs"`
+	Actor string `json:"actor"`
+	// Kind is "request" (an API call), "lister" (a cache read) or "watch"
+	// (an event reaching an informer).
+	Kind    string `json:"kind"`
+	Purpose string `json:"purpose,omitempty"`
+	// Request is the request line ("UPDATE cm1", "PATCH merge cm1").
+	Request   string          `json:"request,omitempty"`
+	Verb      api.Verb        `json:"verb,omitempty"`
+	PatchType string          `json:"patchType,omitempty"`
+	Body      json.RawMessage `json:"body,omitempty"`
+	// SentRV is the resourceVersion the request carried as a precondition
+	// (in the body, or in a JSON patch test), "" for none.
+	SentRV string `json:"sentRV,omitempty"`
+	// HeldRV is the resourceVersion of the copy the controller acted on.
+	HeldRV  string `json:"heldRV,omitempty"`
+	Code    int    `json:"code,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+	// RV is the resourceVersion of the object in the answer.
+	RV string `json:"rv,omitempty"`
+	// Version is the index in Versions of the version this step wrote, or -1.
+	Version  int              `json:"version"`
+	ServerRV int64            `json:"serverRV"`
+	CacheRVs map[string]int64 `json:"cacheRVs"`
+	// Event is the delivered watch event ("MODIFIED 104") for watch steps.
+	Event string `json:"event,omitempty"`
+}
+
+// OK reports a 2xx answer.
+func (s Step) OK() bool { return s.Code >= 200 && s.Code < 300 }
+
+// Version is one stored version of the target object.
+type Version struct {
+	RV      string                 `json:"rv"`
+	Step    int                    `json:"step"` // -1: created before the race
+	Actor   string                 `json:"actor"`
+	Request string                 `json:"request"`
+	Object  map[string]interface{} `json:"object"`
+	Changes []Change               `json:"changes"`
+	Deleted bool                   `json:"deleted,omitempty"`
+}
+
+// Change is one field that differs from the previous version.
+type Change struct {
+	Path string      `json:"path"`
+	Op   string      `json:"op"` // added, removed, changed
+	Old  interface{} `json:"old,omitempty"`
+	New  interface{} `json:"new,omitempty"`
+}
+
+// intent is a mutation a successful write carried.
+type intent struct {
+	actor    string
+	mutation controller.Mutation
+	step     int
+	version  int // the version current right after the write
+	// lost is set when the write itself failed to show the mutation.
+	lost *Loss
+}
+
+type trace struct {
+	steps    []Step
+	versions []Version
+	intents  []intent
+}
+
+func newTrace() *trace { return &trace{} }
+
+func (t *trace) clone() *trace {
+	return &trace{
+		steps:    t.steps[:len(t.steps):len(t.steps)],
+		versions: t.versions[:len(t.versions):len(t.versions)],
+		intents:  t.intents[:len(t.intents):len(t.intents)],
+	}
+}
+
+func (t *trace) setupVersion(obj *unstructured.Unstructured) {
+	t.versions = append(t.versions, Version{
+		RV: obj.GetResourceVersion(), Step: -1, Actor: SetupActor, Request: "CREATE " + obj.GetName(),
+		Object: obj.Object,
+	})
+}
+
+func (t *trace) snapshot(w *World, s *Step) {
+	s.Index = len(t.steps)
+	s.AtMS = w.now.Milliseconds()
+	s.ServerRV = w.server.RV()
+	s.CacheRVs = map[string]int64{}
+	for i, rv := range w.cacheRVs() {
+		s.CacheRVs[w.actors[i].name] = rv
+	}
+}
+
+func (t *trace) watch(w *World, a *actor, ev apiserver.Event) {
+	s := Step{Actor: a.name, Kind: "watch", Version: -1, RV: ev.Object.GetResourceVersion(),
+		Event: fmt.Sprintf("%s %d", ev.Type, ev.RV), Purpose: "watch event reaches " + a.name + "'s cache"}
+	t.snapshot(w, &s)
+	t.steps = append(t.steps, s)
+}
+
+// lastVersionOf returns the newest version of ref, or -1.
+func (t *trace) lastVersionOf(ref api.Ref) int {
+	for i := len(t.versions) - 1; i >= 0; i-- {
+		if refOfMap(t.versions[i].Object) == ref {
+			return i
+		}
+	}
+	return -1
+}
+
+func refOfMap(m map[string]interface{}) api.Ref {
+	u := unstructured.Unstructured{Object: m}
+	return api.RefOf(&u)
+}
+
+func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Response, before, held *unstructured.Unstructured) {
+	s := Step{Actor: a.name, Purpose: act.Purpose, Request: act.Request.Describe(), Verb: act.Request.Verb,
+		PatchType: string(act.Request.PatchType), Code: resp.Code, Version: -1}
+	if act.Kind == controller.ReadLister {
+		s.Kind, s.Request = "lister", "LISTER "+act.Request.Ref.Name
+	} else {
+		s.Kind = "request"
+	}
+	if len(act.Request.Body) > 0 {
+		s.Body = json.RawMessage(act.Request.Body)
+		s.SentRV = sentRV(act.Request)
+	}
+	if held != nil && act.Request.Verb != api.Get {
+		s.HeldRV = held.GetResourceVersion()
+	}
+	if resp.Err != nil {
+		s.Reason = string(apierrors.ReasonForError(resp.Err))
+		s.Message = resp.Err.Error()
+	} else if resp.Object != nil {
+		s.RV = resp.Object.GetResourceVersion()
+	}
+	t.snapshot(w, &s)
+	isWrite := act.Kind == controller.SendRequest && act.Request.Verb != api.Get && act.Request.Verb != api.List
+	if isWrite && resp.Err == nil {
+		after := w.server.Peek(act.Request.Ref)
+		deleted := after == nil
+		if deleted {
+			after = resp.Object
+		}
+		if before == nil || after.GetResourceVersion() != before.GetResourceVersion() {
+			prev := t.lastVersionOf(act.Request.Ref)
+			var prevObj map[string]interface{}
+			if prev >= 0 {
+				prevObj = t.versions[prev].Object
+			}
+			t.versions = append(t.versions, Version{
+				RV: after.GetResourceVersion(), Step: s.Index, Actor: a.name, Request: s.Request,
+				Object: after.Object, Changes: Diff(prevObj, after.Object), Deleted: deleted,
+			})
+			s.Version = len(t.versions) - 1
+		}
+		t.recordIntents(a, held, before, after, s.Index)
+	}
+	t.steps = append(t.steps, s)
+}
+
+// recordIntents notes what the successful write meant to do, and checks at
+// once the two ways a write can lose its own change: the server ignored it
+// (a status subresource), or it was computed from a stale read (an
+// increment that did not add up).
+func (t *trace) recordIntents(a *actor, held, before, after *unstructured.Unstructured, step int) {
+	prog := a.machine.Program()
+	version := t.lastVersionOf(api.RefOf(after))
+	for _, mu := range prog.Mutations {
+		if held == nil || (mu.When != nil && !mu.When.Holds(held.Object)) {
+			continue
+		}
+		in := intent{actor: a.name, mutation: mu, step: step, version: version}
+		switch {
+		case mu.Op == controller.Increment:
+			var was int64
+			if before != nil {
+				was, _ = mu.CounterValue(before.Object)
+			}
+			now, _ := mu.CounterValue(after.Object)
+			readVal, _ := mu.CounterValue(held.Object)
+			if now != was+mu.By {
+				in.lost = &Loss{Field: mu.Path.String(), Owner: a.name, Intended: mu.Describe(),
+					Final: now, ErasedBy: a.name, ErasedAtStep: step, ErasedRV: after.GetResourceVersion(),
+					Reason: fmt.Sprintf("%s computed %d from a stale read (%d at RV %s) while the server held %d: one increment vanished",
+						a.name, readVal+mu.By, readVal, held.GetResourceVersion(), was)}
+			}
+		case !mu.Satisfied(after.Object):
+			v, _ := mu.Path.Get(after.Object)
+			in.lost = &Loss{Field: mu.Path.String(), Owner: a.name, Intended: mu.Describe(), Final: v,
+				ErasedBy: a.name, ErasedAtStep: step, ErasedRV: after.GetResourceVersion(),
+				Reason: ignoredReason(prog, mu)}
+		}
+		t.intents = append(t.intents, in)
+	}
+}
+
+func ignoredReason(p controller.Program, mu controller.Mutation) string {
+	info, _ := api.Lookup(p.Target.Kind)
+	status := strings.HasPrefix(mu.Path.String(), "status")
+	switch {
+	case info.StatusSubresource && status && p.Write != controller.UpdateStatus:
+		return "the server ignored it: a write to the main resource keeps the old status (status is a subresource)"
+	case info.StatusSubresource && !status && p.Write == controller.UpdateStatus:
+		return "the server ignored it: a write to /status keeps everything but the status"
+	}
+	return "the write succeeded but the server's object does not show it"
+}
+
+// sentRV extracts the precondition a request carried.
+func sentRV(r api.Request) string {
+	if r.PatchType == api.JSONPatch {
+		var ops []struct {
+			Op    string      `json:"op"`
+			Path  string      `json:"path"`
+			Value interface{} `json:"value"`
+		}
+		if json.Unmarshal(r.Body, &ops) == nil {
+			for _, op := range ops {
+				if op.Path == "/metadata/resourceVersion" && (op.Op == "test" || op.Op == "replace") {
+					return fmt.Sprint(op.Value)
+				}
+			}
+		}
+		return ""
+	}
+	var m struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+		} `json:"metadata"`
+	}
+	if json.Unmarshal(r.Body, &m) != nil {
+		return ""
+	}
+	return m.Metadata.ResourceVersion
+}
+
+// Diff lists the fields that differ between two versions, ignoring the
+// server's bookkeeping (resourceVersion, managedFields, generation).
+func Diff(a, b map[string]interface{}) []Change {
+	fa, fb := map[string]interface{}{}, map[string]interface{}{}
+	flatten("", a, fa)
+	flatten("", b, fb)
+	keys := map[string]bool{}
+	for k := range fa {
+		keys[k] = true
+	}
+	for k := range fb {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	var out []Change
+	for _, k := range sorted {
+		x, xok := fa[k]
+		y, yok := fb[k]
+		switch {
+		case xok && !yok:
+			out = append(out, Change{Path: k, Op: "removed", Old: x})
+		case !xok && yok:
+			out = append(out, Change{Path: k, Op: "added", New: y})
+		case jsonString(x) != jsonString(y):
+			out = append(out, Change{Path: k, Op: "changed", Old: x, New: y})
+		}
+	}
+	return out
+}
+
+var bookkeeping = map[string]bool{
+	"metadata.resourceVersion": true, "metadata.managedFields": true, "metadata.generation": true,
+	"metadata.uid": true, "metadata.creationTimestamp": true,
+}
+
+func flatten(prefix string, v interface{}, out map[string]interface{}) {
+	m, ok := v.(map[string]interface{})
+	if !ok {
+		if prefix != "" && !bookkeeping[prefix] {
+			out[prefix] = v
+		}
+		return
+	}
+	if bookkeeping[prefix] {
+		return
+	}
+	for k, x := range m {
+		key := k
+		if strings.ContainsAny(k, "./[]") {
+			key = fmt.Sprintf("[%q]", k)
+		} else if prefix != "" {
+			key = "." + k
+		}
+		flatten(prefix+key, x, out)
+	}
+	if len(m) == 0 && prefix != "" {
+		out[prefix] = map[string]interface{}{}
+	}
+}
+
+func jsonString(v interface{}) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

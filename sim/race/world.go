@@ -1,0 +1,252 @@
+// Package race runs a scenario: it owns the simulated API server, one
+// informer cache and one controller machine per controller, and a virtual
+// clock, and it advances them one atomic step at a time — an API request,
+// a Lister read, or a watch event reaching a cache. A run is a pure
+// function of the scenario and the schedule: no goroutines, no wall clock.
+package race
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/apiserver"
+	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/informer"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// Tick is the virtual time one step takes.
+const Tick = time.Millisecond
+
+// SetupActor is the name the initial objects are written under.
+const SetupActor = "setup"
+
+type actor struct {
+	name    string
+	machine *controller.Machine
+	cache   *informer.Cache
+	lag     scenario.Lag
+}
+
+// World is a race in progress.
+type World struct {
+	sc     *scenario.Scenario
+	server *apiserver.Server
+	now    time.Duration
+	actors []*actor
+	// emitted[i] is the virtual time at which revision emittedBase+1+i was
+	// written; it is append-only so clones can share it.
+	emitted     []time.Duration
+	emittedBase int64
+	trace   *trace
+	taken   []string
+}
+
+// New builds the world for a scenario: the initial objects are created
+// (they are version 0 of the history) and every informer is synced.
+func New(sc *scenario.Scenario) (*World, error) {
+	start := sc.StartRV
+	if start == 0 {
+		start = scenario.DefaultStartRV
+	}
+	w := &World{sc: sc, server: apiserver.New(nil, start), trace: newTrace()}
+	for _, obj := range sc.Objects {
+		body, err := json.Marshal(obj.Object)
+		if err != nil {
+			return nil, err
+		}
+		ref := api.RefOf(obj)
+		resp := w.server.Do(api.Request{Verb: api.Create, Ref: ref, Body: body, FieldManager: SetupActor})
+		if resp.Err != nil {
+			return nil, fmt.Errorf("initial object %s: %w", ref, resp.Err)
+		}
+		w.trace.setupVersion(resp.Object)
+	}
+	w.emittedBase = w.server.RV()
+	for i, c := range sc.Controllers {
+		list := w.server.Do(api.Request{Verb: api.List, Ref: api.Ref{Kind: c.Target.Kind}})
+		w.actors = append(w.actors, &actor{
+			name:    c.Name,
+			machine: controller.New(c.Program),
+			cache:   informer.Synced(list.Items, w.server.RV()),
+			lag:     sc.LagOf(i),
+		})
+	}
+	return w, nil
+}
+
+// Clone returns an independent copy of the world, for the explorer.
+func (w *World) Clone() *World {
+	c := *w
+	c.server = w.server.Clone()
+	c.actors = make([]*actor, len(w.actors))
+	for i, a := range w.actors {
+		cp := *a
+		cp.machine = a.machine.Clone()
+		cp.cache = a.cache.Clone()
+		c.actors[i] = &cp
+	}
+	c.emitted = w.emitted[:len(w.emitted):len(w.emitted)]
+	c.trace = w.trace.clone()
+	c.taken = w.taken[:len(w.taken):len(w.taken)]
+	return &c
+}
+
+// Now is the virtual time.
+func (w *World) Now() time.Duration { return w.now }
+
+// Scenario returns the scenario being run.
+func (w *World) Scenario() *scenario.Scenario { return w.sc }
+
+// Taken is the schedule so far, as tokens.
+func (w *World) Taken() []string { return w.taken }
+
+// Done reports whether no controller will act again and no event is pending.
+func (w *World) Done() bool {
+	for _, a := range w.actors {
+		if !a.machine.Finished() {
+			return false
+		}
+	}
+	return true
+}
+
+// Enabled lists the tokens that can be scheduled now: every controller that
+// has not finished, and NAME.cache for a manual-lag informer with a pending
+// event.
+func (w *World) Enabled() []string {
+	var out []string
+	for _, a := range w.actors {
+		if !a.machine.Finished() {
+			out = append(out, a.name)
+		}
+	}
+	for _, a := range w.actors {
+		if a.lag.Manual && w.pending(a) != nil {
+			out = append(out, a.name+CacheSuffix)
+		}
+	}
+	return out
+}
+
+// CacheSuffix marks a schedule token that delivers a watch event.
+const CacheSuffix = ".cache"
+
+func (w *World) actor(name string) *actor {
+	for _, a := range w.actors {
+		if a.name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Step performs one scheduled token.
+func (w *World) Step(token string) error {
+	if name, ok := strings.CutSuffix(token, CacheSuffix); ok {
+		a := w.actor(name)
+		if a == nil {
+			return fmt.Errorf("schedule: no controller %q", name)
+		}
+		ev := w.pending(a)
+		if ev == nil {
+			return fmt.Errorf("schedule: %s has no watch event waiting", token)
+		}
+		w.taken = append(w.taken, token)
+		w.deliver(a, *ev)
+		return nil
+	}
+	a := w.actor(token)
+	if a == nil {
+		return fmt.Errorf("schedule: no controller %q", token)
+	}
+	if a.machine.Finished() {
+		return fmt.Errorf("schedule: controller %s has finished", token)
+	}
+	w.taken = append(w.taken, token)
+	if wake := a.machine.WakeAt(); wake > w.now {
+		// The controller is backing off: time passes until it wakes.
+		w.advanceTo(wake)
+	}
+	act := a.machine.Next()
+	before := w.server.Peek(act.Request.Ref)
+	held := a.machine.Holding()
+	var resp api.Response
+	switch act.Kind {
+	case controller.ReadLister:
+		obj, err := a.cache.Get(act.Request.Ref)
+		resp = api.Response{Code: apiserver.Code(err), Object: obj, Err: err}
+	case controller.SendRequest:
+		w.server.SetTime(w.now)
+		resp = w.server.Do(act.Request)
+		for int64(len(w.emitted)) < w.server.RV()-w.emittedBase {
+			w.emitted = append(w.emitted, w.now)
+		}
+	}
+	a.machine.Deliver(act, resp, w.now)
+	w.trace.record(w, a, act, resp, before, held)
+	w.now += Tick
+	w.deliverDue()
+	return nil
+}
+
+// advanceTo moves the clock forward, delivering events as they fall due.
+func (w *World) advanceTo(t time.Duration) {
+	for w.now < t {
+		w.now += Tick
+		w.deliverDue()
+	}
+}
+
+// pending returns the next watch event the actor's cache has not seen.
+func (w *World) pending(a *actor) *apiserver.Event {
+	evs, err := w.server.Events(a.cache.RV())
+	if err != nil || len(evs) == 0 {
+		return nil
+	}
+	return &evs[0]
+}
+
+func (w *World) deliverDue() {
+	for _, a := range w.actors {
+		if a.lag.Manual {
+			continue
+		}
+		for {
+			ev := w.pending(a)
+			if ev == nil || w.emittedAt(ev.RV)+a.lag.Delay > w.now {
+				break
+			}
+			w.deliver(a, *ev)
+		}
+	}
+}
+
+func (w *World) emittedAt(rv int64) time.Duration {
+	if i := rv - w.emittedBase - 1; i >= 0 && i < int64(len(w.emitted)) {
+		return w.emitted[i]
+	}
+	return 0
+}
+
+func (w *World) deliver(a *actor, ev apiserver.Event) {
+	a.cache.Apply(ev)
+	w.trace.watch(w, a, ev)
+}
+
+// CacheRV returns the revision each informer has reached, by controller.
+func (w *World) cacheRVs() []int64 {
+	out := make([]int64, len(w.actors))
+	for i, a := range w.actors {
+		out[i] = a.cache.RV()
+	}
+	return out
+}
+
+// Object returns the current server copy of ref (nil if absent).
+func (w *World) Object(ref api.Ref) *unstructured.Unstructured { return w.server.Peek(ref) }
