@@ -1,19 +1,13 @@
+// Command conflictlab is an interactive terminal tutorial on how Kubernetes
+// controllers write safely under concurrency, with a headless simulator CLI.
 package main
+
 import (
- _ "k8s.io/apimachinery/pkg/api/errors"
- _ "k8s.io/apimachinery/pkg/util/strategicpatch"
- _ "k8s.io/apimachinery/pkg/util/managedfields"
- _ "k8s.io/api/core/v1"
- _ "k8s.io/api/apps/v1"
- _ "k8s.io/client-go/util/retry"
- _ "k8s.io/client-go/applyconfigurations"
- _ "github.com/evanphx/json-patch/v5"
- _ "github.com/cockroachdb/datadriven"
- _ "github.com/spf13/cobra"
- _ "sigs.k8s.io/yaml"
- _ "charm.land/bubbletea/v2"
- _ "charm.land/lipgloss/v2"
- _ "charm.land/bubbles/v2/help"
- _ "charm.land/glamour/v2"
+	"os"
+
+	"github.com/conflictlab/conflictlab/cli"
 )
-func main(){}
+
+func main() {
+	os.Exit(cli.Run(os.Args[1:], cli.DefaultEnv()))
+}

@@ -28,13 +28,13 @@ const (
 type WriteMethod string
 
 const (
-	Update          WriteMethod = "update"           // PUT with the RV that was read
-	UpdateClearRV   WriteMethod = "update-clear-rv"  // PUT with the RV removed: an unconditional overwrite
-	UpdateStatus    WriteMethod = "update-status"    // PUT to /status
-	MergePatch      WriteMethod = "merge-patch"      // JSON merge patch of the difference
-	StrategicPatch  WriteMethod = "strategic-patch"  // strategic merge patch of the difference
-	JSONPatch       WriteMethod = "json-patch"       // JSON patch (RFC 6902) of the difference
-	ServerSideApply WriteMethod = "apply"            // server-side apply of the intended fields
+	Update          WriteMethod = "update"          // PUT with the RV that was read
+	UpdateClearRV   WriteMethod = "update-clear-rv" // PUT with the RV removed: an unconditional overwrite
+	UpdateStatus    WriteMethod = "update-status"   // PUT to /status
+	MergePatch      WriteMethod = "merge-patch"     // JSON merge patch of the difference
+	StrategicPatch  WriteMethod = "strategic-patch" // strategic merge patch of the difference
+	JSONPatch       WriteMethod = "json-patch"      // JSON patch (RFC 6902) of the difference
+	ServerSideApply WriteMethod = "apply"           // server-side apply of the intended fields
 )
 
 // WriteMethods lists every write method, in teaching order.

@@ -43,8 +43,8 @@ type World struct {
 	// written; it is append-only so clones can share it.
 	emitted     []time.Duration
 	emittedBase int64
-	trace   *trace
-	taken   []string
+	trace       *trace
+	taken       []string
 }
 
 // New builds the world for a scenario: the initial objects are created

@@ -1,0 +1,125 @@
+// Package cli is the conflictlab command line: the tutorial (no
+// arguments), and the headless commands over the same engine for scripts,
+// slides and tests.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	ExitOK       = 0
+	ExitInvalid  = 1 // the scenario (or lesson) itself is invalid
+	ExitUsage    = 2 // the command line is wrong
+	ExitNoTTY    = 3 // the tutorial needs a terminal
+	ExitInternal = 4
+)
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(err error) error   { return &exitError{ExitUsage, err} }
+func invalidErr(err error) error { return &exitError{ExitInvalid, err} }
+
+// Env is what the commands touch of the outside world, so tests can run
+// them in-process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// IsTerminal reports whether stdin and stdout are a terminal.
+	IsTerminal func() bool
+	Getenv     func(string) string
+}
+
+// Run executes the command line and returns the process exit code.
+func Run(args []string, env Env) int {
+	root := NewRoot(env)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(env.Stderr, "conflictlab:", err)
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	// Whatever cobra itself rejects (unknown command or flag, bad args)
+	// is a usage error.
+	return ExitUsage
+}
+
+// Version is the build's version: the module version for `go install`
+// builds, the VCS revision when stamped, "devel" otherwise.
+func Version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	v := info.Main.Version
+	rev, dirty := "", false
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		v += " (" + rev
+		if dirty {
+			v += "+dirty"
+		}
+		v += ")"
+	}
+	return v + " " + info.GoVersion
+}
+
+// NewRoot builds the command tree.
+func NewRoot(env Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "conflictlab",
+		Short: "Learn how Kubernetes controllers write safely under concurrency",
+		Long: `Conflict Lab is an interactive tutorial about resourceVersion, 409 Conflict,
+retries, patches and server-side apply. Run it with no arguments in a terminal
+for the tutorial; the subcommands run the same simulator headless.`,
+		Version:       Version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runTutorial(cmd, env)
+		},
+	}
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	root.AddCommand(newSimCmd(env), newExploreCmd(env))
+	return root
+}
+
+// DefaultEnv is the real process environment.
+func DefaultEnv() Env {
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, IsTerminal: stdioIsTerminal, Getenv: os.Getenv}
+}

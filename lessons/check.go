@@ -1,0 +1,283 @@
+package lessons
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/explore"
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// ScenarioFor returns the scenario a step plays, with the option's
+// strategy applied to the controllers the step names (all when none).
+func (p *Pack) ScenarioFor(s Step, opt *Option) (*scenario.Scenario, error) {
+	if s.Race == nil {
+		return nil, fmt.Errorf("step has no race")
+	}
+	base, ok := p.Scenarios[s.Race.Scenario]
+	if !ok {
+		return nil, fmt.Errorf("scenario %s not loaded", s.Race.Scenario)
+	}
+	sc := *base
+	sc.Controllers = append([]scenario.Controller(nil), base.Controllers...)
+	if opt != nil && opt.Strategy != nil {
+		for i, c := range sc.Controllers {
+			if len(s.Race.Apply) == 0 || contains(s.Race.Apply, c.Name) {
+				sc.Controllers[i].Program = opt.Strategy.Apply(c.Program)
+			}
+		}
+	}
+	return &sc, nil
+}
+
+// Run plays a step's race (with an option's strategy for choose steps).
+func (p *Pack) Run(s Step, opt *Option) (*race.Outcome, error) {
+	sc, err := p.ScenarioFor(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	return race.Run(sc, race.Schedule{Tokens: s.Race.Schedule})
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Check runs every race of every lesson and checks every claim, the way an
+// author's solver would: step claims must hold; a predict option's claims
+// must hold exactly when it is correct; a choose option's own claims must
+// hold, and the step's claims (the goal) must hold for its race exactly
+// when the option is correct.
+func (p *Pack) Check() error {
+	var errs []error
+	for _, l := range p.Lessons {
+		for i, s := range l.Steps {
+			field := fmt.Sprintf("steps[%d]", i)
+			if s.Race == nil {
+				if len(s.Claims) > 0 {
+					errs = append(errs, &Error{File: l.File, Line: s.Line, Field: field + ".claims", Msg: "claims need a race"})
+				}
+				continue
+			}
+			errs = append(errs, p.checkStep(l, s, field)...)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (p *Pack) checkStep(l *Lesson, s Step, field string) []error {
+	var errs []error
+	fail := func(line int, f, msg string) {
+		errs = append(errs, &Error{File: l.File, Line: line, Field: f, Msg: msg})
+	}
+	switch s.Kind {
+	case Read, Predict:
+		o, err := p.Run(s, nil)
+		if err != nil {
+			fail(s.Line, field+".race", err.Error())
+			return errs
+		}
+		for j, c := range s.Claims {
+			if err := p.CheckClaim(s, nil, o, c); err != nil {
+				fail(c.Line, fmt.Sprintf("%s.claims[%d]", field, j), err.Error())
+			}
+		}
+		for k, opt := range s.Options {
+			f := fmt.Sprintf("%s.options[%d]", field, k)
+			if len(opt.Claims) == 0 && s.Kind == Predict {
+				fail(opt.Line, f+".claims", "a predict option needs claims the simulator can confirm or refute")
+				continue
+			}
+			var first error
+			for _, c := range opt.Claims {
+				if err := p.CheckClaim(s, nil, o, c); err != nil && first == nil {
+					first = err
+				}
+			}
+			switch {
+			case opt.Correct && first != nil:
+				fail(opt.Line, f, "marked correct, but the simulator refutes it: "+first.Error())
+			case !opt.Correct && first == nil:
+				fail(opt.Line, f, "marked wrong, but every claim it makes holds in the simulator")
+			}
+		}
+	case Choose:
+		if len(s.Claims) == 0 {
+			fail(s.Line, field+".claims", "a choose step needs goal claims that tell right strategies from wrong ones")
+		}
+		for k := range s.Options {
+			opt := s.Options[k]
+			f := fmt.Sprintf("%s.options[%d]", field, k)
+			o, err := p.Run(s, &opt)
+			if err != nil {
+				fail(opt.Line, f, err.Error())
+				continue
+			}
+			for j, c := range opt.Claims {
+				if err := p.CheckClaim(s, &opt, o, c); err != nil {
+					fail(c.Line, fmt.Sprintf("%s.claims[%d]", f, j), err.Error())
+				}
+			}
+			var first error
+			for _, c := range s.Claims {
+				if err := p.CheckClaim(s, &opt, o, c); err != nil && first == nil {
+					first = err
+				}
+			}
+			switch {
+			case opt.Correct && first != nil:
+				fail(opt.Line, f, "marked correct, but its race misses the goal: "+first.Error())
+			case !opt.Correct && first == nil:
+				fail(opt.Line, f, "marked wrong, but its race meets every goal claim")
+			}
+		}
+	}
+	return errs
+}
+
+// CheckClaim tests one claim against an outcome.
+func (p *Pack) CheckClaim(s Step, opt *Option, o *race.Outcome, c Claim) error {
+	switch {
+	case c.Verdict != "":
+		if o.Verdict != c.Verdict {
+			return fmt.Errorf("verdict is %s, not %s", o.Verdict, c.Verdict)
+		}
+	case c.Lost != "":
+		for _, l := range o.Lost {
+			if l.Field == c.Lost {
+				return nil
+			}
+		}
+		return fmt.Errorf("%s is not lost (lost: %s)", c.Lost, lostFields(o))
+	case c.Kept != "":
+		for _, l := range o.Lost {
+			if l.Field == c.Kept {
+				return fmt.Errorf("%s is lost: %s", c.Kept, l.Reason)
+			}
+		}
+	case c.Code != nil:
+		return checkCode(o, *c.Code)
+	case c.Final != nil:
+		path, err := controller.ParsePath(c.Final.Path)
+		if err != nil {
+			return err
+		}
+		v, found := path.Get(o.Final)
+		if c.Final.Absent {
+			if found {
+				return fmt.Errorf("%s is %v, not absent", c.Final.Path, v)
+			}
+			return nil
+		}
+		if !found {
+			return fmt.Errorf("%s is absent, not %v", c.Final.Path, c.Final.Equals)
+		}
+		if fmt.Sprint(v) != fmt.Sprint(c.Final.Equals) {
+			return fmt.Errorf("%s is %v, not %v", c.Final.Path, v, c.Final.Equals)
+		}
+	case c.Message != "":
+		for _, st := range o.Steps {
+			if strings.Contains(st.Message, c.Message) {
+				return nil
+			}
+		}
+		return fmt.Errorf("no answer says %q", c.Message)
+	case c.Requests != nil:
+		return checkCount(o, *c.Requests, "requests", func(cr race.ControllerResult) int { return cr.Stats.Requests })
+	case c.Conflicts != nil:
+		return checkCount(o, *c.Conflicts, "conflicts", func(cr race.ControllerResult) int { return cr.Stats.Conflicts })
+	case c.Status != nil:
+		for _, cr := range o.Controllers {
+			if cr.Name == c.Status.Controller {
+				if cr.Status != c.Status.Is {
+					return fmt.Errorf("%s ended %s, not %s", cr.Name, cr.Status, c.Status.Is)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("no controller %s", c.Status.Controller)
+	case c.Explore != nil:
+		sc, err := p.ScenarioFor(s, opt)
+		if err != nil {
+			return err
+		}
+		r, err := explore.Explore(sc, explore.Options{})
+		if err != nil {
+			return err
+		}
+		n := r.Tally[c.Explore.Verdict]
+		switch c.Explore.Count {
+		case "none":
+			if n != 0 {
+				return fmt.Errorf("%d of %d interleavings end %s", n, r.Schedules, c.Explore.Verdict)
+			}
+		case "some":
+			if n == 0 {
+				return fmt.Errorf("none of %d interleavings ends %s", r.Schedules, c.Explore.Verdict)
+			}
+		case "all":
+			if n != r.Schedules {
+				return fmt.Errorf("only %d of %d interleavings end %s", n, r.Schedules, c.Explore.Verdict)
+			}
+		}
+	}
+	return nil
+}
+
+func lostFields(o *race.Outcome) string {
+	if len(o.Lost) == 0 {
+		return "nothing"
+	}
+	var f []string
+	for _, l := range o.Lost {
+		f = append(f, l.Field)
+	}
+	return strings.Join(f, ", ")
+}
+
+func checkCode(o *race.Outcome, c CodeClaim) error {
+	if c.Step != nil {
+		if *c.Step < 0 || *c.Step >= len(o.Steps) {
+			return fmt.Errorf("the run has no step %d", *c.Step)
+		}
+		if got := o.Steps[*c.Step].Code; got != c.Is {
+			return fmt.Errorf("step %d answered %d, not %d", *c.Step, got, c.Is)
+		}
+		return nil
+	}
+	for _, st := range o.Steps {
+		if st.Kind == "request" && (c.By == "" || st.Actor == c.By) && st.Code == c.Is {
+			return nil
+		}
+	}
+	who := "any controller"
+	if c.By != "" {
+		who = c.By
+	}
+	return fmt.Errorf("%s never got a %d", who, c.Is)
+}
+
+func checkCount(o *race.Outcome, c CountClaim, what string, get func(race.ControllerResult) int) error {
+	for _, cr := range o.Controllers {
+		if cr.Name != c.Controller {
+			continue
+		}
+		n := get(cr)
+		if c.Is != nil && n != *c.Is {
+			return fmt.Errorf("%s made %d %s, not %d", cr.Name, n, what, *c.Is)
+		}
+		if c.AtLeast != nil && n < *c.AtLeast {
+			return fmt.Errorf("%s made %d %s, fewer than %d", cr.Name, n, what, *c.AtLeast)
+		}
+		return nil
+	}
+	return fmt.Errorf("no controller %s", c.Controller)
+}

@@ -1,0 +1,178 @@
+// Package lessons holds the course format: a lesson is a YAML file of
+// steps (read, predict, choose) whose prose is Markdown and whose races are
+// scenario files run by the simulator. Every claim a step makes about a
+// race is checked against the simulator (see Check), so the course cannot
+// say something the engine does not do.
+package lessons
+
+import (
+	"github.com/conflictlab/conflictlab/sim/controller"
+)
+
+// Lesson is one lesson file.
+type Lesson struct {
+	ID    string
+	Title string
+	// Concepts are the ideas the lesson teaches, by key (see Concepts).
+	Concepts []string
+	// Summary is the two-line take-away shown at the end.
+	Summary []string
+	// Next is the ID of the lesson that follows.
+	Next  string
+	Steps []Step
+	// File is the path the lesson came from, for messages.
+	File string
+}
+
+// StepKind is what the learner does at a step.
+type StepKind string
+
+const (
+	// Read: prose, and optionally a race to watch.
+	Read StepKind = "read"
+	// Predict: the learner predicts the outcome of the race before seeing it.
+	Predict StepKind = "predict"
+	// Choose: the learner picks a strategy; the race runs with it.
+	Choose StepKind = "choose"
+)
+
+// Step is one screen of a lesson.
+type Step struct {
+	Kind  StepKind
+	Title string
+	// Text is Markdown.
+	Text string
+	// Race is the race the step shows (for choose: before the strategy is applied).
+	Race *RaceRef
+	// Question is asked by predict and choose steps.
+	Question string
+	Options  []Option
+	Hint     string
+	// Solution is shown after a wrong answer.
+	Solution string
+	// Claims are checked against Race (for read and predict steps).
+	Claims []Claim
+	// Code names a snippet shown in the code pane.
+	Code string
+	// Line is where the step starts in its file.
+	Line int
+}
+
+// RaceRef names a scenario and, optionally, the schedule to play it with.
+type RaceRef struct {
+	Scenario string
+	Schedule []string
+	// Apply names the controllers a choose step's strategy changes (all when empty).
+	Apply []string
+}
+
+// Option is one answer of a predict or choose step.
+type Option struct {
+	ID    string
+	Label string
+	// Correct options are accepted; a step has at least one.
+	Correct bool
+	// Feedback explains why, tied to what the race shows.
+	Feedback string
+	// Strategy is what a choose option does to the race.
+	Strategy *Strategy
+	// Claims are checked against the race this option produces.
+	Claims []Claim
+	// Code names the snippet for this strategy.
+	Code string
+	Line int
+}
+
+// Strategy overrides the write side of some controllers.
+type Strategy struct {
+	Write  controller.WriteMethod
+	Read   controller.ReadSource
+	WithRV *bool
+	Test   *controller.TestMode
+	Force  *bool
+	Retry  *controller.RetryPolicy
+}
+
+// Apply returns p with the strategy's overrides.
+func (s Strategy) Apply(p controller.Program) controller.Program {
+	if s.Write != "" {
+		p.Write = s.Write
+	}
+	if s.Read != "" {
+		p.Read = s.Read
+	}
+	if s.WithRV != nil {
+		p.WithRV = *s.WithRV
+	}
+	if s.Test != nil {
+		p.Test = *s.Test
+	}
+	if s.Force != nil {
+		p.Force = *s.Force
+	}
+	if s.Retry != nil {
+		p.Retry = *s.Retry
+	}
+	return p
+}
+
+// Claim is a statement about a race's outcome. Exactly one field is set.
+type Claim struct {
+	// Verdict: the run's verdict (no-loss, lost, gave-up, requeued, unfinished).
+	Verdict string `yaml:"verdict,omitempty"`
+	// Lost: this field is reported lost.
+	Lost string `yaml:"lost,omitempty"`
+	// Kept: this field is not reported lost.
+	Kept string `yaml:"kept,omitempty"`
+	// Code: the given step of the run answered with this status code.
+	Code *CodeClaim `yaml:"code,omitempty"`
+	// Final: a field's final value.
+	Final *FinalClaim `yaml:"final,omitempty"`
+	// Message: some answer's message contains this text.
+	Message string `yaml:"message,omitempty"`
+	// Requests: a controller's API request count (exactly, or at least).
+	Requests *CountClaim `yaml:"requests,omitempty"`
+	// Conflicts: a controller's 409 count.
+	Conflicts *CountClaim `yaml:"conflicts,omitempty"`
+	// Status: a controller's end state (done, gave-up, running).
+	Status *StatusClaim `yaml:"status,omitempty"`
+	// Explore: over every interleaving, how many end with a verdict.
+	Explore *ExploreClaim `yaml:"explore,omitempty"`
+	// Line is where the claim is written.
+	Line int `yaml:"-"`
+}
+
+// CodeClaim: the answer of one step (by index, or the first answer of a
+// controller's writes with a given code).
+type CodeClaim struct {
+	Step *int   `yaml:"step,omitempty"`
+	Is   int    `yaml:"is"`
+	By   string `yaml:"by,omitempty"`
+}
+
+// FinalClaim: the value at Path in the final object (Absent: not there).
+type FinalClaim struct {
+	Path   string      `yaml:"path"`
+	Equals interface{} `yaml:"equals,omitempty"`
+	Absent bool        `yaml:"absent,omitempty"`
+}
+
+// CountClaim compares a counter.
+type CountClaim struct {
+	Controller string `yaml:"controller"`
+	Is         *int   `yaml:"is,omitempty"`
+	AtLeast    *int   `yaml:"atLeast,omitempty"`
+}
+
+// StatusClaim names a controller's end state.
+type StatusClaim struct {
+	Controller string `yaml:"controller"`
+	Is         string `yaml:"is"`
+}
+
+// ExploreClaim: over all interleavings, the number with Verdict is None
+// (zero), Some (at least one) or All.
+type ExploreClaim struct {
+	Verdict string `yaml:"verdict"`
+	Count   string `yaml:"count"` // none, some, all
+}

@@ -1,0 +1,476 @@
+package lessons
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// Pack is a set of lessons and the scenarios they use, read from one
+// folder: lesson files at the top (taken in file-name order), scenarios
+// wherever the lessons point.
+type Pack struct {
+	Lessons   []*Lesson
+	Scenarios map[string]*scenario.Scenario
+	fsys      fs.FS
+}
+
+// Lesson returns the lesson with the given ID.
+func (p *Pack) Lesson(id string) *Lesson {
+	for _, l := range p.Lessons {
+		if l.ID == id {
+			return l
+		}
+	}
+	return nil
+}
+
+// Snippet returns a file of the pack (code shown in the code pane).
+func (p *Pack) Snippet(name string) ([]byte, error) { return fs.ReadFile(p.fsys, name) }
+
+// Error is a problem in a lesson file, with its place.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.Field != "" {
+		b.WriteString(": " + e.Field)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+// file structures mirror the YAML; KnownFields makes unknown keys errors.
+type lessonFile struct {
+	ID       string      `yaml:"id"`
+	Title    string      `yaml:"title"`
+	Concepts []string    `yaml:"concepts"`
+	Summary  []string    `yaml:"summary"`
+	Next     string      `yaml:"next"`
+	Steps    []yaml.Node `yaml:"steps"`
+}
+
+type stepFile struct {
+	Kind     string      `yaml:"kind"`
+	Title    string      `yaml:"title"`
+	Text     string      `yaml:"text"`
+	Race     *raceFile   `yaml:"race"`
+	Question string      `yaml:"question"`
+	Options  []yaml.Node `yaml:"options"`
+	Hint     string      `yaml:"hint"`
+	Solution string      `yaml:"solution"`
+	Claims   []yaml.Node `yaml:"claims"`
+	Code     string      `yaml:"code"`
+}
+
+type raceFile struct {
+	Scenario string   `yaml:"scenario"`
+	Schedule []string `yaml:"schedule"`
+	Apply    []string `yaml:"apply"`
+}
+
+type optionFile struct {
+	ID       string        `yaml:"id"`
+	Label    string        `yaml:"label"`
+	Correct  bool          `yaml:"correct"`
+	Feedback string        `yaml:"feedback"`
+	Strategy *strategyFile `yaml:"strategy"`
+	Claims   []yaml.Node   `yaml:"claims"`
+	Code     string        `yaml:"code"`
+}
+
+type strategyFile struct {
+	Write  string `yaml:"write"`
+	Read   string `yaml:"read"`
+	WithRV *bool  `yaml:"withRV"`
+	Test   string `yaml:"test"`
+	Force  *bool  `yaml:"force"`
+	Retry  string `yaml:"retry"`
+}
+
+// RetryPresets are the retry policies a strategy can name.
+var RetryPresets = map[string]controller.RetryPolicy{
+	"none":          controller.NoRetry(),
+	"default":       controller.DefaultRetry(),
+	"reread-lister": withReread(controller.DefaultRetry(), controller.FromLister),
+	"no-reread":     withReread(controller.DefaultRetry(), controller.RereadNone),
+	"any-error":     func() controller.RetryPolicy { r := controller.DefaultRetry(); r.On = controller.OnAnyError; return r }(),
+	"unbounded": {Unbounded: true, On: controller.OnAnyError, Reread: controller.FromLive,
+		Backoff: 10 * time.Millisecond},
+}
+
+func withReread(r controller.RetryPolicy, s controller.ReadSource) controller.RetryPolicy {
+	r.Reread = s
+	return r
+}
+
+// Load reads a pack from a folder.
+func Load(fsys fs.FS) (*Pack, error) {
+	p := &Pack{Scenarios: map[string]*scenario.Scenario{}, fsys: fsys}
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".yaml") || strings.HasSuffix(e.Name(), ".yml")) {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return nil, &Error{File: ".", Msg: "no lesson files (*.yaml) in the folder"}
+	}
+	var errs []error
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		l, err := parseLesson(name, data)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.Lessons = append(p.Lessons, l)
+	}
+	if len(errs) == 0 {
+		errs = append(errs, p.link()...)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+// link checks what spans files: unique IDs, next pointers, scenarios.
+func (p *Pack) link() []error {
+	var errs []error
+	seen := map[string]string{}
+	for _, l := range p.Lessons {
+		if prev, dup := seen[l.ID]; dup {
+			errs = append(errs, &Error{File: l.File, Field: "id", Msg: fmt.Sprintf("%q is also the id of %s", l.ID, prev)})
+		}
+		seen[l.ID] = l.File
+	}
+	for _, l := range p.Lessons {
+		if l.Next != "" && seen[l.Next] == "" {
+			errs = append(errs, &Error{File: l.File, Field: "next", Msg: fmt.Sprintf("no lesson has id %q", l.Next)})
+		}
+		for i, s := range l.Steps {
+			if s.Race == nil {
+				continue
+			}
+			if _, ok := p.Scenarios[s.Race.Scenario]; ok {
+				continue
+			}
+			data, err := fs.ReadFile(p.fsys, s.Race.Scenario)
+			if err != nil {
+				errs = append(errs, &Error{File: l.File, Line: s.Line, Field: fmt.Sprintf("steps[%d].race.scenario", i), Msg: err.Error()})
+				continue
+			}
+			sc, err := scenario.Parse(path.Clean(s.Race.Scenario), data)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			p.Scenarios[s.Race.Scenario] = sc
+		}
+	}
+	return errs
+}
+
+// decodeStrict decodes a mapping node into a struct, rejecting keys the
+// struct does not have (with the key's own line) — yaml.v3's KnownFields
+// works only on whole documents.
+func decodeStrict(n *yaml.Node, v interface{}) error {
+	if n.Kind != yaml.MappingNode {
+		return &lineError{line: n.Line, msg: "want a mapping (key: value)"}
+	}
+	known := map[string]bool{}
+	t := reflect.TypeOf(v).Elem()
+	for i := 0; i < t.NumField(); i++ {
+		name := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if name != "" && name != "-" {
+			known[name] = true
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; !known[k.Value] {
+			return &lineError{line: k.Line, msg: fmt.Sprintf("unknown field %q", k.Value)}
+		}
+	}
+	if err := n.Decode(v); err != nil {
+		return err
+	}
+	return nil
+}
+
+type lineError struct {
+	line int
+	msg  string
+}
+
+func (e *lineError) Error() string { return e.msg }
+
+func parseLesson(file string, data []byte) (*Lesson, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if len(doc.Content) == 0 {
+		return nil, &Error{File: file, Msg: "empty file"}
+	}
+	root := doc.Content[0]
+	var lf lessonFile
+	if err := decodeStrict(root, &lf); err != nil {
+		return nil, fieldErr(file, root, "", err)
+	}
+	l := &Lesson{ID: lf.ID, Title: lf.Title, Concepts: lf.Concepts, Summary: lf.Summary, Next: lf.Next, File: file}
+	var errs []error
+	req := func(field, v string, line int) {
+		if strings.TrimSpace(v) == "" {
+			errs = append(errs, &Error{File: file, Line: line, Field: field, Msg: "required"})
+		}
+	}
+	req("id", lf.ID, root.Line)
+	req("title", lf.Title, root.Line)
+	if len(lf.Summary) != 2 {
+		errs = append(errs, &Error{File: file, Line: lineOf(root, "summary"), Field: "summary", Msg: fmt.Sprintf("want exactly two lines, got %d", len(lf.Summary))})
+	}
+	for _, c := range lf.Concepts {
+		if _, ok := Concepts[c]; !ok {
+			errs = append(errs, &Error{File: file, Line: lineOf(root, "concepts"), Field: "concepts", Msg: fmt.Sprintf("unknown concept %q", c)})
+		}
+	}
+	if len(lf.Steps) == 0 {
+		errs = append(errs, &Error{File: file, Line: root.Line, Field: "steps", Msg: "a lesson needs at least one step"})
+	}
+	for i := range lf.Steps {
+		s, err := parseStep(file, fmt.Sprintf("steps[%d]", i), &lf.Steps[i])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		l.Steps = append(l.Steps, s)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return l, nil
+}
+
+func parseStep(file, field string, n *yaml.Node) (Step, error) {
+	var sf stepFile
+	if err := decodeStrict(n, &sf); err != nil {
+		return Step{}, fieldErr(file, n, field, err)
+	}
+	s := Step{Kind: StepKind(sf.Kind), Title: sf.Title, Text: sf.Text, Question: sf.Question, Hint: sf.Hint,
+		Solution: sf.Solution, Code: sf.Code, Line: n.Line}
+	if sf.Race != nil {
+		s.Race = &RaceRef{Scenario: sf.Race.Scenario, Schedule: sf.Race.Schedule, Apply: sf.Race.Apply}
+		if s.Race.Scenario == "" {
+			return s, &Error{File: file, Line: lineOf(n, "race"), Field: field + ".race.scenario", Msg: "required"}
+		}
+	}
+	var errs []error
+	switch s.Kind {
+	case Read:
+		if strings.TrimSpace(s.Text) == "" {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".text", Msg: "a read step needs text"})
+		}
+	case Predict, Choose:
+		if s.Question == "" {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".question", Msg: "required for a " + sf.Kind + " step"})
+		}
+		if s.Hint == "" {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".hint", Msg: "every question has a hint"})
+		}
+		if s.Race == nil {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".race", Msg: "a " + sf.Kind + " step needs a race"})
+		}
+	default:
+		return s, &Error{File: file, Line: lineOf(n, "kind"), Field: field + ".kind", Msg: fmt.Sprintf("%q: want read, predict or choose", sf.Kind)}
+	}
+	for i := range sf.Claims {
+		c, err := parseClaim(file, fmt.Sprintf("%s.claims[%d]", field, i), &sf.Claims[i])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		s.Claims = append(s.Claims, c)
+	}
+	correct := 0
+	for i := range sf.Options {
+		o, err := parseOption(file, fmt.Sprintf("%s.options[%d]", field, i), &sf.Options[i], s.Kind)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if o.Correct {
+			correct++
+		}
+		s.Options = append(s.Options, o)
+	}
+	if (s.Kind == Predict || s.Kind == Choose) && len(errs) == 0 {
+		if len(s.Options) < 2 {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".options", Msg: "a question needs at least two options"})
+		} else if correct == 0 {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".options", Msg: "no option is marked correct"})
+		}
+		if correct < len(s.Options) && s.Solution == "" {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".solution", Msg: "a question with wrong answers needs a solution"})
+		}
+	}
+	if len(errs) > 0 {
+		return s, errors.Join(errs...)
+	}
+	return s, nil
+}
+
+func parseOption(file, field string, n *yaml.Node, kind StepKind) (Option, error) {
+	var of optionFile
+	if err := decodeStrict(n, &of); err != nil {
+		return Option{}, fieldErr(file, n, field, err)
+	}
+	o := Option{ID: of.ID, Label: of.Label, Correct: of.Correct, Feedback: of.Feedback, Code: of.Code, Line: n.Line}
+	if o.ID == "" || o.Label == "" || o.Feedback == "" {
+		return o, &Error{File: file, Line: n.Line, Field: field, Msg: "an option needs id, label and feedback"}
+	}
+	if of.Strategy != nil {
+		st, err := parseStrategy(of.Strategy)
+		if err != nil {
+			return o, &Error{File: file, Line: lineOf(n, "strategy"), Field: field + ".strategy", Msg: err.Error()}
+		}
+		o.Strategy = &st
+	}
+	if kind == Choose && o.Strategy == nil {
+		return o, &Error{File: file, Line: n.Line, Field: field + ".strategy", Msg: "a choose option needs a strategy"}
+	}
+	for i := range of.Claims {
+		c, err := parseClaim(file, fmt.Sprintf("%s.claims[%d]", field, i), &of.Claims[i])
+		if err != nil {
+			return o, err
+		}
+		o.Claims = append(o.Claims, c)
+	}
+	return o, nil
+}
+
+func parseStrategy(sf *strategyFile) (Strategy, error) {
+	s := Strategy{WithRV: sf.WithRV, Force: sf.Force}
+	if sf.Write != "" {
+		ok := false
+		for _, w := range controller.WriteMethods {
+			ok = ok || string(w) == sf.Write
+		}
+		if !ok {
+			return s, fmt.Errorf("write %q: unknown write method", sf.Write)
+		}
+		s.Write = controller.WriteMethod(sf.Write)
+	}
+	switch sf.Read {
+	case "", "lister", "live":
+		s.Read = controller.ReadSource(sf.Read)
+	default:
+		return s, fmt.Errorf("read %q: want lister or live", sf.Read)
+	}
+	if sf.Test != "" {
+		t := controller.TestMode(sf.Test)
+		if sf.Test == "none" {
+			t = controller.TestNone
+		} else if t != controller.TestRV && t != controller.TestValues {
+			return s, fmt.Errorf("test %q: want none, resourceVersion or values", sf.Test)
+		}
+		s.Test = &t
+	}
+	if sf.Retry != "" {
+		r, ok := RetryPresets[sf.Retry]
+		if !ok {
+			names := make([]string, 0, len(RetryPresets))
+			for k := range RetryPresets {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			return s, fmt.Errorf("retry %q: want one of %s", sf.Retry, strings.Join(names, ", "))
+		}
+		s.Retry = &r
+	}
+	return s, nil
+}
+
+func parseClaim(file, field string, n *yaml.Node) (Claim, error) {
+	var c Claim
+	if err := decodeStrict(n, &c); err != nil {
+		return c, fieldErr(file, n, field, err)
+	}
+	c.Line = n.Line
+	set := 0
+	for _, b := range []bool{c.Verdict != "", c.Lost != "", c.Kept != "", c.Code != nil, c.Final != nil, c.Message != "",
+		c.Requests != nil, c.Conflicts != nil, c.Status != nil, c.Explore != nil} {
+		if b {
+			set++
+		}
+	}
+	if set != 1 {
+		return c, &Error{File: file, Line: n.Line, Field: field, Msg: fmt.Sprintf("a claim states exactly one thing, this one states %d", set)}
+	}
+	if c.Explore != nil {
+		switch c.Explore.Count {
+		case "none", "some", "all":
+		default:
+			return c, &Error{File: file, Line: n.Line, Field: field + ".explore.count", Msg: fmt.Sprintf("%q: want none, some or all", c.Explore.Count)}
+		}
+	}
+	return c, nil
+}
+
+// fieldErr places a decode error: at the offending key when known, or at
+// the line yaml.v3 names ("line 12: cannot unmarshal !!str into bool").
+func fieldErr(file string, n *yaml.Node, field string, err error) error {
+	var le *lineError
+	if errors.As(err, &le) {
+		return &Error{File: file, Line: le.line, Field: field, Msg: le.msg}
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")
+	line := n.Line
+	var l int
+	if _, scanErr := fmt.Sscanf(msg, "line %d:", &l); scanErr == nil {
+		line = l
+		if i := strings.Index(msg, ": "); i >= 0 {
+			msg = msg[i+2:]
+		}
+	}
+	return &Error{File: file, Line: line, Field: field, Msg: msg}
+}
+
+func lineOf(n *yaml.Node, key string) int {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				return n.Content[i].Line
+			}
+		}
+	}
+	return n.Line
+}

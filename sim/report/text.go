@@ -1,0 +1,228 @@
+// Package report renders a race's outcome for people: an aligned text
+// timeline for terminals and slides, a markdown transcript with a Mermaid
+// sequence diagram, and the explorer's tally.
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/conflictlab/conflictlab/sim/explore"
+	"github.com/conflictlab/conflictlab/sim/race"
+)
+
+// Markers carry meaning without colour (NO_COLOR, printed slides).
+const (
+	MarkLost        = "✗ LOST"
+	MarkOverwritten = "~ overwritten"
+	MarkConflict    = "409"
+)
+
+// Answer is the short form of a step's result: "200 → RV 102", "409 Conflict".
+func Answer(s race.Step) string {
+	switch s.Kind {
+	case "watch":
+		return s.Event
+	case "lister":
+		if s.Code != 200 {
+			return "not in cache"
+		}
+		return "cached RV " + s.RV
+	}
+	if s.OK() {
+		if s.Version < 0 && s.Verb != "GET" {
+			return fmt.Sprintf("%d no-op (RV %s)", s.Code, s.RV)
+		}
+		return fmt.Sprintf("%d → RV %s", s.Code, s.RV)
+	}
+	return fmt.Sprintf("%d %s", s.Code, s.Reason)
+}
+
+// Call is the short form of a step's request: "UPDATE cm1 rv=101".
+func Call(s race.Step) string {
+	switch s.Kind {
+	case "watch":
+		return "⇣ cache ← " + s.Event
+	case "lister":
+		return "Lister → " + Answer(s)
+	}
+	c := s.Request
+	if s.Verb != "GET" {
+		if s.SentRV != "" {
+			c += " rv=" + s.SentRV
+		} else {
+			c += " (no rv)"
+		}
+	}
+	return c
+}
+
+// Text writes the aligned timeline: one lane per controller, the server's
+// answers, and each informer's RV next to the server's.
+func Text(w io.Writer, o *race.Outcome) error {
+	names := make([]string, len(o.Controllers))
+	for i, c := range o.Controllers {
+		names[i] = c.Name
+	}
+	lane := 26
+	fmt.Fprintf(w, "race %s · target %s · schedule %s\n\n", o.Scenario, o.Target, strings.Join(o.Schedule, " "))
+	header := fmt.Sprintf("%3s %6s  ", "#", "t")
+	for _, n := range names {
+		header += pad(n, lane)
+	}
+	header += pad("API server", 20) + pad("server RV", 11) + "caches " + strings.Join(names, "/")
+	fmt.Fprintln(w, strings.TrimRight(header, " "))
+	for _, s := range o.Steps {
+		line := fmt.Sprintf("%3d %4dms  ", s.Index, s.AtMS)
+		for _, n := range names {
+			if n == s.Actor {
+				line += pad(Call(s), lane)
+			} else {
+				line += pad("", lane)
+			}
+		}
+		server := ""
+		if s.Kind == "request" {
+			server = Answer(s)
+		}
+		line += pad(server, 20)
+		caches := make([]string, len(names))
+		for i, n := range names {
+			caches[i] = fmt.Sprint(s.CacheRVs[n])
+			if s.CacheRVs[n] < s.ServerRV {
+				caches[i] += "*"
+			}
+		}
+		line += pad(fmt.Sprint(s.ServerRV), 11) + strings.Join(caches, "/")
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	fmt.Fprintln(w, "\n(* = informer cache behind the server)")
+	writeVersions(w, o)
+	writeVerdict(w, o)
+	return nil
+}
+
+func pad(s string, n int) string {
+	r := []rune(s)
+	if len(r) >= n {
+		return string(r[:n-1]) + " "
+	}
+	return s + strings.Repeat(" ", n-len(r))
+}
+
+func writeVersions(w io.Writer, o *race.Outcome) {
+	fmt.Fprintln(w, "\nversions")
+	for _, v := range o.Versions {
+		who := v.Actor
+		step := "setup"
+		if v.Step >= 0 {
+			step = fmt.Sprintf("step %d", v.Step)
+		}
+		del := ""
+		if v.Deleted {
+			del = "  (deleted)"
+		}
+		fmt.Fprintf(w, "  RV %-5s %-8s %-8s %s%s\n", v.RV, who, step, v.Request, del)
+		for _, c := range v.Changes {
+			mark := ""
+			for _, l := range o.Lost {
+				if l.ErasedRV == v.RV && strings.HasPrefix(c.Path, l.Field) {
+					mark = fmt.Sprintf("   %s (%s's %q)", MarkLost, l.Owner, l.Intended)
+				}
+			}
+			for _, l := range o.Overwritten {
+				if l.ErasedRV == v.RV && strings.HasPrefix(c.Path, l.Field) && mark == "" {
+					mark = fmt.Sprintf("   %s (%s's %q)", MarkOverwritten, l.Owner, l.Intended)
+				}
+			}
+			fmt.Fprintf(w, "      %s%s\n", FormatChange(c), mark)
+		}
+	}
+}
+
+// FormatChange renders one field change: "+ data.a: "1"", "- data.a: "1"",
+// "~ data.count: "1" → "2"".
+func FormatChange(c race.Change) string {
+	switch c.Op {
+	case "added":
+		return fmt.Sprintf("+ %s: %s", c.Path, compact(c.New))
+	case "removed":
+		return fmt.Sprintf("- %s: %s", c.Path, compact(c.Old))
+	}
+	return fmt.Sprintf("~ %s: %s → %s", c.Path, compact(c.Old), compact(c.New))
+}
+
+func compact(v interface{}) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func writeVerdict(w io.Writer, o *race.Outcome) {
+	fmt.Fprintf(w, "\noutcome: %s\n", o.Verdict)
+	for _, l := range o.Lost {
+		fmt.Fprintf(w, "  %s %s — %s wanted %q; erased by %s at step %d (RV %s)\n      %s\n",
+			MarkLost, l.Field, l.Owner, l.Intended, l.ErasedBy, l.ErasedAtStep, l.ErasedRV, l.Reason)
+	}
+	for _, l := range o.Overwritten {
+		fmt.Fprintf(w, "  %s %s — %s wanted %q; %s\n", MarkOverwritten, l.Field, l.Owner, l.Intended, l.Reason)
+	}
+	fmt.Fprintf(w, "\n%-10s %-9s %-16s %8s %7s %9s %7s %8s %6s  %s\n", "controller", "status", "write", "requests", "lister", "conflicts", "retries", "requeues", "errors", "last error")
+	for _, c := range o.Controllers {
+		fmt.Fprintf(w, "%-10s %-9s %-16s %8d %7d %9d %7d %8d %6d  %s\n", c.Name, c.Status, c.Write, c.Stats.Requests, c.Stats.ListerReads,
+			c.Stats.Conflicts, c.Stats.Retries, c.Stats.Requeues, c.Stats.Errors, firstLine(c.LastError))
+	}
+	fmt.Fprintf(w, "total API requests: %d\n", o.Requests)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// ExploreText writes the explorer's tally as a bar chart with an example
+// schedule per outcome.
+func ExploreText(w io.Writer, r *explore.Result) error {
+	fmt.Fprintf(w, "explored %s: %d interleavings", r.Scenario, r.Schedules)
+	if r.Truncated {
+		fmt.Fprint(w, " (stopped at the limit: the tally covers only these)")
+	}
+	if r.Cancelled {
+		fmt.Fprint(w, " (cancelled)")
+	}
+	fmt.Fprintln(w)
+	for _, v := range race.Verdicts {
+		n := r.Tally[v]
+		if n == 0 {
+			continue
+		}
+		bar := strings.Repeat("█", max(1, n*40/max(1, r.Schedules)))
+		fmt.Fprintf(w, "  %-10s %7d %5.1f%%  %s\n", v, n, 100*float64(n)/float64(r.Schedules), bar)
+	}
+	keys := make([]string, 0, len(r.Examples))
+	for k := range r.Examples {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return rank(keys[i]) < rank(keys[j]) })
+	fmt.Fprintln(w, "\nexample schedules (replay with: conflictlab sim -f FILE --schedule …)")
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %-10s %s\n", k, strings.Join(r.Examples[k], ","))
+	}
+	return nil
+}
+
+func rank(v string) int {
+	for i, x := range race.Verdicts {
+		if x == v {
+			return i
+		}
+	}
+	return len(race.Verdicts)
+}
