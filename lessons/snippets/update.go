@@ -1,0 +1,68 @@
+package snippets
+
+import (
+	"context"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/retry"
+)
+
+// snippet: update-with-rv
+// UpdateOwner sets data.owner on a ConfigMap read from the Lister. The copy
+// carries the resourceVersion it was read at, so a stale copy gets 409.
+func UpdateOwner(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
+	cm, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	cm = cm.DeepCopy() // never mutate the cache
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	cm.Data["owner"] = "a"
+	_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+	return err // a 409 here goes back to the workqueue
+}
+
+// end snippet
+
+// snippet: retry-on-conflict
+// SetOwnerWithRetry re-reads with a live GET on every attempt and re-applies
+// the change to the fresh copy; only conflicts are retried, at most 5 times.
+func SetOwnerWithRetry(ctx context.Context, c kubernetes.Interface, ns, name string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if cm.Data == nil {
+			cm.Data = map[string]string{}
+		}
+		cm.Data["owner"] = "a"
+		_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// end snippet
+
+// snippet: update-clear-rv
+// ForceOwner is the anti-pattern: clearing the resourceVersion makes the
+// update unconditional, so whatever changed since the read is overwritten.
+func ForceOwner(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
+	cm, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	cm = cm.DeepCopy()
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	cm.Data["owner"] = "a"
+	cm.ResourceVersion = "" // DEFECT: "make the write always succeed"
+	_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+	return err
+}
+
+// end snippet
