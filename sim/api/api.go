@@ -136,7 +136,7 @@ func (r Request) Describe() string {
 	case MergePatch:
 		verb += " merge"
 	case StrategicPatch:
-		verb += " strategic"
+		verb += " smp"
 	case JSONPatch:
 		verb += " json"
 	case ApplyPatch:

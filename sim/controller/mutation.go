@@ -282,3 +282,25 @@ func (m Mutation) CounterValue(obj map[string]interface{}) (int64, bool) {
 	n, _, err := counterValue(cur)
 	return n, err == nil
 }
+
+// Undoes reports whether m, applied deliberately, means to undo the effect
+// of other: set or remove the same field, remove the element other added,
+// add the element other removed. Adding a different element to the same
+// list is not undoing it — if the element vanishes anyway, the list was
+// written from a stale copy.
+func (m Mutation) Undoes(other Mutation) bool {
+	if !m.Touches(other.Path) {
+		return false
+	}
+	elementOp := func(op Op) bool { return op == AddToSet || op == Append || op == RemoveFromList }
+	switch {
+	case elementOp(m.Op) && elementOp(other.Op):
+		return m.Op != other.Op && sameValue(m.Value, other.Value) ||
+			(m.Op == Append && other.Op == Append) // an append rewrites a string list
+	case elementOp(m.Op):
+		// Adding or removing one element does not mean to change a field
+		// someone set as a whole, unless that field is the list itself.
+		return m.Path.String() == other.Path.String() && other.Op != Increment
+	}
+	return true
+}

@@ -188,7 +188,7 @@ func (t *trace) losses(w *World) (lost, overwritten []Loss) {
 // the same field.
 func (t *trace) intended(actor string, step int, mu controller.Mutation) bool {
 	for _, in := range t.intents {
-		if in.actor == actor && in.step == step && in.mutation.Touches(mu.Path) {
+		if in.actor == actor && in.step == step && in.mutation.Undoes(mu) {
 			return true
 		}
 	}

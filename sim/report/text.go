@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 )
@@ -50,12 +51,15 @@ func Call(s race.Step) string {
 		return "Lister → " + Answer(s)
 	}
 	c := s.Request
-	if s.Verb != "GET" {
-		if s.SentRV != "" {
-			c += " rv=" + s.SentRV
-		} else {
-			c += " (no rv)"
-		}
+	switch {
+	case s.Verb == "GET":
+	case s.SentRV != "":
+		c += " rv=" + s.SentRV
+	case s.PatchType == string(api.JSONPatch) && strings.Contains(string(s.Body), `"op":"test"`):
+		c += " (test)"
+	case s.PatchType == string(api.ApplyPatch):
+	default:
+		c += " (no rv)"
 	}
 	return c
 }
@@ -73,7 +77,7 @@ func Text(w io.Writer, o *race.Outcome) error {
 	for _, n := range names {
 		header += pad(n, lane)
 	}
-	header += pad("API server", 20) + pad("server RV", 11) + "caches " + strings.Join(names, "/")
+	header += pad("API server", 26) + pad("server RV", 11) + "caches " + strings.Join(names, "/")
 	fmt.Fprintln(w, strings.TrimRight(header, " "))
 	for _, s := range o.Steps {
 		line := fmt.Sprintf("%3d %4dms  ", s.Index, s.AtMS)
@@ -88,7 +92,7 @@ func Text(w io.Writer, o *race.Outcome) error {
 		if s.Kind == "request" {
 			server = Answer(s)
 		}
-		line += pad(server, 20)
+		line += pad(server, 26)
 		caches := make([]string, len(names))
 		for i, n := range names {
 			caches[i] = fmt.Sprint(s.CacheRVs[n])
@@ -174,8 +178,8 @@ func writeVerdict(w io.Writer, o *race.Outcome) {
 	}
 	fmt.Fprintf(w, "\n%-10s %-9s %-16s %8s %7s %9s %7s %8s %6s  %s\n", "controller", "status", "write", "requests", "lister", "conflicts", "retries", "requeues", "errors", "last error")
 	for _, c := range o.Controllers {
-		fmt.Fprintf(w, "%-10s %-9s %-16s %8d %7d %9d %7d %8d %6d  %s\n", c.Name, c.Status, c.Write, c.Stats.Requests, c.Stats.ListerReads,
-			c.Stats.Conflicts, c.Stats.Retries, c.Stats.Requeues, c.Stats.Errors, firstLine(c.LastError))
+		fmt.Fprintf(w, "%s\n", strings.TrimRight(fmt.Sprintf("%-10s %-9s %-16s %8d %7d %9d %7d %8d %6d  %s", c.Name, c.Status, c.Write, c.Stats.Requests, c.Stats.ListerReads,
+			c.Stats.Conflicts, c.Stats.Retries, c.Stats.Requeues, c.Stats.Errors, firstLine(c.LastError)), " "))
 	}
 	fmt.Fprintf(w, "total API requests: %d\n", o.Requests)
 }

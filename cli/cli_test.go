@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, tty bool, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		IsTerminal: func() bool { return tty }, Getenv: func(string) string { return "" }}
+	code = Run(args, env)
+	return code, out.String(), errb.String()
+}
+
+const lostUpdate = "../lessons/course/scenarios/lost-update.yaml"
+
+func TestSimText(t *testing.T) {
+	code, out, errs := run(t, false, "sim", "-f", lostUpdate)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"UPDATE cm1 (no rv)", "✗ LOST data.owner", "erased by b", "outcome: lost"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSimJSONIsStable(t *testing.T) {
+	code, out, errs := run(t, false, "sim", "-f", lostUpdate, "--schedule", "a,a,b,b", "-o", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var o struct {
+		Verdict  string   `json:"verdict"`
+		Schedule []string `json:"schedule"`
+		Lost     []any    `json:"lost"`
+		Steps    []struct {
+			Actor string `json:"actor"`
+			Code  int    `json:"code"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.Verdict != "no-loss" || len(o.Lost) != 0 || strings.Join(o.Schedule, ",") != "a,a,b,b" {
+		t.Fatalf("%+v", o)
+	}
+	if len(o.Steps) == 0 || o.Steps[0].Actor != "a" {
+		t.Fatalf("steps: %+v", o.Steps)
+	}
+}
+
+func TestSimMarkdownHasMermaid(t *testing.T) {
+	code, out, _ := run(t, false, "sim", "-f", lostUpdate, "-o", "markdown")
+	if code != ExitOK || !strings.Contains(out, "```mermaid\nsequenceDiagram") || !strings.Contains(out, "a->>API: UPDATE cm1 (no rv)") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestSeedIsDeterministic(t *testing.T) {
+	_, a, _ := run(t, false, "sim", "-f", lostUpdate, "--seed", "42", "-o", "json")
+	_, b, _ := run(t, false, "sim", "-f", lostUpdate, "--seed", "42", "-o", "json")
+	if a != b || a == "" {
+		t.Fatal("the same seed gave two different runs")
+	}
+}
+
+func TestExplore(t *testing.T) {
+	code, out, _ := run(t, false, "explore", "-f", lostUpdate, "-o", "json")
+	var r struct {
+		Schedules int            `json:"schedules"`
+		Tally     map[string]int `json:"tally"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &r) != nil {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if r.Schedules != 6 || r.Tally["lost"] != 4 || r.Tally["no-loss"] != 2 {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("name: x\ncontrollers:\n- name: a\n  wirte: update\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		tty  bool
+		code int
+		msg  string
+	}{
+		{[]string{"sim"}, false, ExitUsage, "-f FILE"},
+		{[]string{"sim", "-f", lostUpdate, "-o", "yaml"}, false, ExitUsage, "want one of text, json, markdown"},
+		{[]string{"sim", "-f", lostUpdate, "--seed", "x"}, false, ExitUsage, "--seed"},
+		{[]string{"sim", "-f", lostUpdate, "--seed", "1", "--schedule", "a"}, false, ExitUsage, "give one"},
+		{[]string{"sim", "-f", lostUpdate, "--schedule", "a,zz"}, false, ExitUsage, `no controller "zz"`},
+		{[]string{"sim", "--nope"}, false, ExitUsage, "unknown flag"},
+		{[]string{"frobnicate"}, false, ExitUsage, "unknown command"},
+		{[]string{"sim", "-f", bad}, false, ExitInvalid, "bad.yaml:4"},
+		{[]string{"sim", "-f", "/does/not/exist.yaml"}, false, ExitInvalid, "exist.yaml"},
+		{nil, false, ExitNoTTY, "needs a terminal"},
+	}
+	for _, c := range cases {
+		code, _, errs := run(t, c.tty, c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: exit %d (want %d), stderr %q (want %q)", c.args, code, c.code, errs, c.msg)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := run(t, false, "--version")
+	if code != ExitOK || !strings.HasPrefix(out, "conflictlab version ") {
+		t.Fatalf("exit %d: %q", code, out)
+	}
+}

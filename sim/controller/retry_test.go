@@ -1,0 +1,79 @@
+package controller
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/util/retry"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+)
+
+// TestRetryMatchesClientGo drives a machine and client-go's own
+// retry.RetryOnConflict (with the sleep taken out) through the same
+// sequences of write answers, and checks they make the same number of
+// attempts and end with the same error.
+func TestRetryMatchesClientGo(t *testing.T) {
+	gr := schema.GroupResource{Resource: "configmaps"}
+	conflict := apierrors.NewConflict(gr, "cm1", errors.New("the object has been modified"))
+	invalid := apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, "cm1", field.ErrorList{field.Invalid(field.NewPath("x"), "y", "bad")})
+	notFound := apierrors.NewNotFound(gr, "cm1")
+	forbidden := apierrors.NewForbidden(gr, "cm1", errors.New("no"))
+	cases := [][]error{
+		{nil},
+		{conflict, nil},
+		{conflict, conflict, conflict, conflict, nil},
+		{conflict, conflict, conflict, conflict, conflict},
+		{conflict, conflict, conflict, conflict, conflict, nil}, // a sixth attempt never happens
+		{invalid},
+		{conflict, invalid},
+		{notFound},
+		{forbidden, nil},
+	}
+	backoff := retry.DefaultRetry
+	backoff.Duration, backoff.Jitter = 0, 0 // same steps, no wall-clock sleep
+	for i, answers := range cases {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			calls := 0
+			want := retry.RetryOnConflict(backoff, func() error {
+				err := answers[calls]
+				calls++
+				return err
+			})
+
+			p := Program{Name: "a", Target: api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "cm1"},
+				Read: FromLive, Write: Update, Retry: DefaultRetry(),
+				Mutations: []Mutation{{Op: Set, Path: MustPath("data.x"), Value: "1"}}}
+			m := New(p)
+			obj := &unstructured.Unstructured{Object: map[string]interface{}{
+				"apiVersion": "v1", "kind": "ConfigMap",
+				"metadata": map[string]interface{}{"name": "cm1", "namespace": "default", "resourceVersion": "7"}}}
+			writes := 0
+			var last error
+			for now := 0; !m.Finished() && now < 1000; now++ {
+				a := m.Next()
+				if a.Request.Verb == api.Get {
+					m.Deliver(a, api.Response{Code: 200, Object: obj}, 0)
+					continue
+				}
+				last = answers[writes]
+				writes++
+				m.Deliver(a, api.Response{Code: 200, Object: obj, Err: last}, 0)
+			}
+			if writes != calls {
+				t.Fatalf("machine made %d write attempts, retry.RetryOnConflict %d", writes, calls)
+			}
+			if (want == nil) != (m.LastError() == nil) || (want != nil && want.Error() != m.LastError().Error()) {
+				t.Fatalf("machine ended with %v, client-go with %v", m.LastError(), want)
+			}
+			if got := m.Stats().Requests; got != 2*writes {
+				t.Fatalf("each attempt is a GET and a write: %d requests for %d attempts", got, writes)
+			}
+		})
+	}
+}

@@ -1,0 +1,42 @@
+package explore
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/race"
+)
+
+// benchScenario: n controllers, each reconciling `loops` times a counter
+// increment by merge patch from its Lister: every loop is exactly two
+// atomic steps (a Lister read and a patch), whatever the interleaving.
+func benchScenario(n, loops int) *race.World {
+	sc := writers(n, controller.MergePatch, controller.NoRetry(), controller.FromLister, true)
+	for i := range sc.Controllers {
+		sc.Controllers[i].Reconciles = loops
+	}
+	w, err := race.New(sc)
+	if err != nil {
+		panic(err)
+	}
+	return w
+}
+
+func BenchmarkExplore(b *testing.B) {
+	for _, c := range []struct{ n, loops int }{{2, 2}, {2, 3}, {3, 2}} {
+		steps := 2 * c.loops
+		b.Run(fmt.Sprintf("%dctl_x_%dsteps", c.n, steps), func(b *testing.B) {
+			sc := benchScenario(c.n, c.loops).Scenario()
+			var r *Result
+			for i := 0; i < b.N; i++ {
+				var err error
+				if r, err = Explore(sc, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Schedules), "schedules")
+			b.ReportMetric(float64(r.Schedules)*float64(b.N)/b.Elapsed().Seconds(), "schedules/s")
+		})
+	}
+}
