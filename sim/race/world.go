@@ -33,10 +33,31 @@ type actor struct {
 	lag     scenario.Lag
 }
 
+// Backend is the API server a world runs against: the simulator, or (live
+// mode) a real cluster behind the same request/response shapes. Events are
+// the watch events after a revision, in order; a live backend waits for its
+// own writes to show up in its watch so that runs stay comparable.
+type Backend interface {
+	Do(api.Request) api.Response
+	Events(from int64) ([]apiserver.Event, error)
+	RV() int64
+	Peek(ref api.Ref) *unstructured.Unstructured
+	SetTime(time.Duration)
+}
+
+// cloner is the backend the explorer can branch: the simulator.
+type cloner interface {
+	cloneBackend() Backend
+}
+
+type simBackend struct{ *apiserver.Server }
+
+func (b simBackend) cloneBackend() Backend { return simBackend{b.Server.Clone()} }
+
 // World is a race in progress.
 type World struct {
 	sc     *scenario.Scenario
-	server *apiserver.Server
+	server Backend
 	now    time.Duration
 	actors []*actor
 	// emitted[i] is the virtual time at which revision emittedBase+1+i was
@@ -54,7 +75,12 @@ func New(sc *scenario.Scenario) (*World, error) {
 	if start == 0 {
 		start = scenario.DefaultStartRV
 	}
-	w := &World{sc: sc, server: apiserver.New(nil, start), trace: newTrace()}
+	return NewWithBackend(sc, simBackend{apiserver.New(nil, start)})
+}
+
+// NewWithBackend builds the world on another backend (a live cluster).
+func NewWithBackend(sc *scenario.Scenario, backend Backend) (*World, error) {
+	w := &World{sc: sc, server: backend, trace: newTrace()}
 	for _, obj := range sc.Objects {
 		body, err := json.Marshal(obj.Object)
 		if err != nil {
@@ -83,7 +109,11 @@ func New(sc *scenario.Scenario) (*World, error) {
 // Clone returns an independent copy of the world, for the explorer.
 func (w *World) Clone() *World {
 	c := *w
-	c.server = w.server.Clone()
+	cl, ok := w.server.(cloner)
+	if !ok {
+		panic("race: only a simulated world can be cloned")
+	}
+	c.server = cl.cloneBackend()
 	c.actors = make([]*actor, len(w.actors))
 	for i, a := range w.actors {
 		cp := *a
