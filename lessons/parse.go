@@ -38,26 +38,9 @@ func (p *Pack) Lesson(id string) *Lesson {
 // Snippet returns a file of the pack (code shown in the code pane).
 func (p *Pack) Snippet(name string) ([]byte, error) { return fs.ReadFile(p.fsys, name) }
 
-// Error is a problem in a lesson file, with its place.
-type Error struct {
-	File  string
-	Line  int
-	Field string
-	Msg   string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.Field != "" {
-		b.WriteString(": " + e.Field)
-	}
-	b.WriteString(": " + e.Msg)
-	return b.String()
-}
+// Error is a problem in a lesson file, with its place: the same shape as
+// a scenario file's errors ("02-lost-update.yaml:14: steps[1].kind: …").
+type Error = scenario.Error
 
 // file structures mirror the YAML; KnownFields makes unknown keys errors.
 type lessonFile struct {
