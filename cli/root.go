@@ -115,7 +115,7 @@ for the tutorial; the subcommands run the same simulator headless.`,
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
-	root.AddCommand(newSimCmd(env), newExploreCmd(env))
+	root.AddCommand(newSimCmd(env), newExploreCmd(env), newProgressCmd(env))
 	return root
 }
 

@@ -1,0 +1,251 @@
+// Package e2e runs the real binary in a real terminal (tmux) and reads the
+// screen the way a person would.
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/conflictlab/conflictlab/progress"
+)
+
+// term is one tmux server of our own (its own socket, so nothing else
+// running tmux is touched) with one session running the binary.
+type term struct {
+	t      *testing.T
+	socket string
+}
+
+func (tm *term) tmux(args ...string) (string, error) {
+	out, err := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+func (tm *term) screen() string {
+	out, err := tm.tmux("capture-pane", "-p", "-t", "e2e")
+	if err != nil {
+		tm.t.Fatalf("capture-pane: %v: %s", err, out)
+	}
+	return out
+}
+
+func (tm *term) send(keys ...string) {
+	if out, err := tm.tmux(append([]string{"send-keys", "-t", "e2e"}, keys...)...); err != nil {
+		tm.t.Fatalf("send-keys %v: %v: %s", keys, err, out)
+	}
+}
+
+// waitFor polls the screen until every text is on it, or fails with the
+// screen as it was: no blind sleeps.
+func (tm *term) waitFor(d time.Duration, texts ...string) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		s := tm.screen()
+		missing := ""
+		for _, x := range texts {
+			if !strings.Contains(s, x) {
+				missing = x
+				break
+			}
+		}
+		if missing == "" {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("after %v the screen still lacks %q:\n%s", d, missing, s)
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+}
+
+// option finds the number of the option whose label contains text.
+func option(t *testing.T, screen, text string) string {
+	t.Helper()
+	re := regexp.MustCompile(`(\d)\. [^\n]*` + regexp.QuoteMeta(text))
+	m := re.FindStringSubmatch(screen)
+	if m == nil {
+		t.Fatalf("no option %q on screen:\n%s", text, screen)
+	}
+	return m[1]
+}
+
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "conflictlab")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func start(t *testing.T, bin, state, trace string, w, h int) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
+	}
+	tm := &term{t: t, socket: fmt.Sprintf("conflictlab-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	t.Cleanup(func() { tm.tmux("kill-server") })
+	cmdline := fmt.Sprintf("env XDG_STATE_HOME=%s CONFLICTLAB_TRACE_STARTUP=%s %s", state, trace, bin)
+	if out, err := tm.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline); err != nil {
+		t.Fatalf("tmux new-session: %v: %s", err, out)
+	}
+	return tm
+}
+
+func rssKB(t *testing.T, tm *term) int {
+	pid, err := tm.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}")
+	if err != nil {
+		t.Fatalf("pane pid: %v", err)
+	}
+	status, err := os.ReadFile(filepath.Join("/proc", strings.TrimSpace(pid), "status"))
+	if err != nil {
+		t.Logf("no /proc status for the binary (%v): RSS not measured", err)
+		return 0
+	}
+	for _, l := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			var kb int
+			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
+			return kb
+		}
+	}
+	return 0
+}
+
+// TestLessonTwoInATerminal walks lesson 2 as a learner would at 100×30:
+// a wrong prediction (the race stays hidden), the hint, the right one (the
+// race plays and marks the lost field), a strategy that turns the loss
+// into a 409, stepping through that race, and the summary. Progress must
+// be on disk afterwards.
+func TestLessonTwoInATerminal(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
+	}
+	bin := build(t)
+	state := t.TempDir()
+	trace := filepath.Join(t.TempDir(), "trace")
+	// Lesson 1 done: "continue" leads to lesson 2, whatever its position.
+	seed := progress.New()
+	seed.Lesson("versions").Done = true
+	store := progress.Open(filepath.Join(state, progress.AppDir, progress.FileName))
+	if err := store.Save(seed); err != nil {
+		t.Fatal(err)
+	}
+
+	tm := start(t, bin, state, trace, 100, 30)
+	home := tm.waitFor(10*time.Second, "Continue where you left off: The lost update", "✓ done")
+	if !strings.Contains(home, "q quit") {
+		t.Fatalf("no key bar on the home screen:\n%s", home)
+	}
+
+	tm.send("c")
+	s := tm.waitFor(10*time.Second, "Two writers, one version", "Before the race")
+	for _, bad := range []string{"LOST", "409", "200 →"} {
+		if strings.Contains(s, bad) {
+			t.Fatalf("the predict step shows %q before the answer:\n%s", bad, s)
+		}
+	}
+	wrong, right := option(t, s, "Both data.owner"), option(t, s, "Only data.replicas")
+
+	tm.send(wrong)
+	s = tm.waitFor(5*time.Second, "✗ Not quite", "s: show the solution")
+	if strings.Contains(s, "LOST") {
+		t.Fatalf("a wrong prediction revealed the race:\n%s", s)
+	}
+	tm.send("h")
+	tm.waitFor(5*time.Second, "Hint: Each controller sends the whole object")
+
+	tm.send(right)
+	tm.send("+", "+", "+") // watch at 8x
+	s = tm.waitFor(20*time.Second, "✓ Correct", "LOST data.owner", "erased by b at step 5", "UPDATE cm1 (no rv)", "✓ 200 → RV 103")
+
+	tm.send("Enter")
+	s = tm.waitFor(10*time.Second, "Make the race visible", "pick a strategy to run it")
+	tm.send(option(t, s, "resourceVersion that was read"))
+	s = tm.waitFor(20*time.Second, "✓ Correct", "✗ 409 Conflict", "b got 1 × 409 Conflict", "step 6/6")
+	if strings.Contains(s, "LOST data.owner") {
+		t.Fatalf("with the RV, nothing should be lost:\n%s", s)
+	}
+	// Watch the race step: back one request, then forward again.
+	tm.send("Left")
+	s = tm.waitFor(5*time.Second, "‖ paused · step 5/6")
+	if strings.Contains(s, "✗ 409 Conflict") {
+		t.Fatalf("stepping back still shows the 409 of the last step:\n%s", s)
+	}
+	tm.send("Right")
+	tm.waitFor(5*time.Second, "‖ paused · step 6/6", "✗ 409 Conflict")
+	tm.send("c")
+	tm.waitFor(5*time.Second, "code: update-with-rv", "Update(ctx, cm, metav1.")
+	tm.send("c")
+
+	tm.send("Enter")
+	tm.waitFor(10*time.Second, "Lesson complete: The lost update", "Take-away", "Score: 1 of 2 questions right on the first try")
+	rss := rssKB(t, tm)
+	t.Logf("RSS after the whole lesson: %d kB (%.1f MiB)", rss, float64(rss)/1024)
+
+	tm.send("q")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, err := tm.tmux("has-session", "-t", "e2e"); err != nil {
+			break // the program quit and its session closed
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("q did not quit:\n%s", tm.screen())
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+	got, notice := store.Load()
+	if notice != "" {
+		t.Fatal(notice)
+	}
+	l := got.Lessons["lost-update"]
+	if l == nil || !l.Done || l.Answers[0].Attempts != 2 || !l.Answers[1].FirstTry {
+		t.Fatalf("progress after the lesson: %+v", l)
+	}
+	if data, err := os.ReadFile(trace); err == nil {
+		t.Logf("startup trace:\n%s", data)
+	}
+}
+
+// TestResizeAndTooSmall resizes the real terminal: below 80×24 the app
+// says how large it needs to be; back above, it draws again.
+func TestResizeAndTooSmall(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
+	}
+	bin := build(t)
+	tm := start(t, bin, t.TempDir(), filepath.Join(t.TempDir(), "trace"), 100, 30)
+	tm.waitFor(10*time.Second, "Start the course")
+	tm.tmux("resize-window", "-t", "e2e", "-x", "60", "-y", "20")
+	tm.waitFor(5*time.Second, "needs a terminal of at least 80×24", "60×20")
+	tm.tmux("resize-window", "-t", "e2e", "-x", "130", "-y", "40")
+	s := tm.waitFor(5*time.Second, "Start the course", "Lessons")
+	for i, l := range strings.Split(s, "\n") {
+		if n := len([]rune(l)); n > 130 {
+			t.Fatalf("line %d is %d wide in a 130-column terminal", i, n)
+		}
+	}
+	tm.send("q")
+}
+
+// TestNoTerminal: piped, the binary refuses and points at the headless
+// commands, with a non-zero exit code.
+func TestNoTerminal(t *testing.T) {
+	bin := build(t)
+	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader("")
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 3 || !strings.Contains(string(out), "needs a terminal") || !strings.Contains(string(out), "conflictlab sim") {
+		t.Fatalf("exit %v, output %q", err, out)
+	}
+}

@@ -1,0 +1,389 @@
+// Package progress stores how far a learner has come through the course:
+// which lessons are started or done, the answers given, and where to
+// continue. It lives in one JSON file under the XDG state directory,
+// written atomically so that a crash mid-write never leaves half a file,
+// and a file that cannot be read is moved aside (never silently lost)
+// rather than stopping the tutorial.
+package progress
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"sync"
+)
+
+// FormatVersion is the version of the file format this build writes.
+const FormatVersion = 1
+
+// FileName is the progress file's name inside the state directory.
+const FileName = "progress.json"
+
+// AppDir is the application's folder inside the state directory.
+const AppDir = "conflictlab"
+
+// Progress is the whole file.
+type Progress struct {
+	Version int `json:"version"`
+	// Last is the ID of the lesson the learner was last in, for "continue".
+	Last    string             `json:"last,omitempty"`
+	Lessons map[string]*Lesson `json:"lessons"`
+}
+
+// Lesson is one lesson's progress.
+type Lesson struct {
+	// Step is the index of the step to continue at.
+	Step int  `json:"step"`
+	Done bool `json:"done"`
+	// Answers are the question steps answered, by step index.
+	Answers map[int]Answer `json:"answers,omitempty"`
+}
+
+// Answer records how a question step went.
+type Answer struct {
+	Attempts int `json:"attempts"`
+	// Correct: the step was eventually answered right.
+	Correct bool `json:"correct"`
+	// FirstTry: the first answer given was right (what the score counts).
+	FirstTry bool `json:"firstTry"`
+}
+
+// State is a lesson's place in the course.
+type State int
+
+const (
+	NotStarted State = iota
+	InProgress
+	Done
+)
+
+func (s State) String() string {
+	switch s {
+	case InProgress:
+		return "in progress"
+	case Done:
+		return "done"
+	}
+	return "not started"
+}
+
+// New returns empty progress.
+func New() *Progress { return &Progress{Version: FormatVersion, Lessons: map[string]*Lesson{}} }
+
+// StateOf returns a lesson's state.
+func (p *Progress) StateOf(id string) State {
+	l, ok := p.Lessons[id]
+	switch {
+	case !ok:
+		return NotStarted
+	case l.Done:
+		return Done
+	}
+	return InProgress
+}
+
+// Lesson returns the lesson's record, creating it.
+func (p *Progress) Lesson(id string) *Lesson {
+	if p.Lessons == nil {
+		p.Lessons = map[string]*Lesson{}
+	}
+	l, ok := p.Lessons[id]
+	if !ok {
+		l = &Lesson{}
+		p.Lessons[id] = l
+	}
+	return l
+}
+
+// Score counts the question steps answered right at the first try, out of
+// those answered.
+func (l *Lesson) Score() (firstTry, answered int) {
+	for _, a := range l.Answers {
+		answered++
+		if a.FirstTry {
+			firstTry++
+		}
+	}
+	return firstTry, answered
+}
+
+// Record notes one answer to the question at step: the first answer fixes
+// FirstTry, a right one marks the step correct.
+func (l *Lesson) Record(step int, correct bool) Answer {
+	if l.Answers == nil {
+		l.Answers = map[int]Answer{}
+	}
+	a, seen := l.Answers[step]
+	if !seen {
+		a.FirstTry = correct
+	}
+	a.Attempts++
+	a.Correct = a.Correct || correct
+	l.Answers[step] = a
+	return a
+}
+
+// Decode parses and validates a progress file.
+func Decode(data []byte) (*Progress, error) {
+	var p Progress
+	if err := json.Unmarshal(data, &p); err != nil {
+		return nil, fmt.Errorf("not a progress file: %w", err)
+	}
+	if p.Version < 1 {
+		return nil, fmt.Errorf("not a progress file: no \"version\"")
+	}
+	if p.Version > FormatVersion {
+		return nil, &NewerError{Version: p.Version}
+	}
+	if p.Lessons == nil {
+		p.Lessons = map[string]*Lesson{}
+	}
+	for id, l := range p.Lessons {
+		if l == nil {
+			return nil, fmt.Errorf("lesson %q: null record", id)
+		}
+		if l.Step < 0 {
+			return nil, fmt.Errorf("lesson %q: negative step %d", id, l.Step)
+		}
+	}
+	return &p, nil
+}
+
+// NewerError: the file was written by a newer conflictlab. It is left in
+// place, untouched, since that build can still read it.
+type NewerError struct{ Version int }
+
+func (e *NewerError) Error() string {
+	return fmt.Sprintf("written by a newer conflictlab (format %d; this build reads up to %d)", e.Version, FormatVersion)
+}
+
+// Encode renders the file's bytes.
+func Encode(p *Progress) ([]byte, error) {
+	p.Version = FormatVersion
+	b, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// DefaultPath is where the progress file lives: $XDG_STATE_HOME, or
+// ~/.local/state when it is unset or not absolute (the XDG spec says a
+// relative path is invalid and must be ignored).
+func DefaultPath(getenv func(string) string) (string, error) {
+	if dir := getenv("XDG_STATE_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, AppDir, FileName), nil
+	}
+	home := getenv("HOME")
+	if home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("no state directory: set XDG_STATE_HOME or HOME")
+		}
+		home = h
+	}
+	return filepath.Join(home, ".local", "state", AppDir, FileName), nil
+}
+
+// Store reads and writes one progress file.
+type Store struct {
+	path string
+	// readOnly is set when the file on disk must not be overwritten (a
+	// newer format, or a bad file that could not be moved aside).
+	readOnly bool
+	// mu and written order snapshot writes: saves run off the UI loop, and
+	// an older snapshot must never land after a newer one.
+	mu      sync.Mutex
+	written uint64
+}
+
+// Open returns the store for a path; nothing is read yet.
+func Open(path string) *Store { return &Store{path: path} }
+
+// Path is the file's path.
+func (s *Store) Path() string { return s.path }
+
+// ReadOnly reports whether saves are refused (see Load's notice).
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// Load reads the progress. A missing file is empty progress. A corrupt or
+// unreadable file is renamed to progress.json.corrupt-N and the notice
+// says so; a file from a newer build is left alone and saving is turned
+// off. Load never fails: the tutorial always starts, and the notice is
+// what the learner is told.
+func (s *Store) Load() (p *Progress, notice string) {
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return New(), ""
+	}
+	if err == nil {
+		p, err = Decode(data)
+		if err == nil {
+			return p, ""
+		}
+		var newer *NewerError
+		if errors.As(err, &newer) {
+			s.readOnly = true
+			return New(), fmt.Sprintf("%s was %s; progress will not be saved this session.", s.path, err)
+		}
+	}
+	aside, rerr := s.moveAside()
+	if rerr != nil {
+		s.readOnly = true
+		return New(), fmt.Sprintf("could not read %s (%v) nor move it aside (%v); progress will not be saved this session.", s.path, err, rerr)
+	}
+	return New(), fmt.Sprintf("could not read your progress (%v); the file was kept as %s and a fresh one started.", err, aside)
+}
+
+// moveAside renames the file to the first free progress.json.corrupt-N.
+func (s *Store) moveAside() (string, error) {
+	for n := 1; n < 10000; n++ {
+		cand := s.path + ".corrupt-" + strconv.Itoa(n)
+		if _, err := os.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
+			return cand, os.Rename(s.path, cand)
+		}
+	}
+	return "", fmt.Errorf("too many %s.corrupt-N files", s.path)
+}
+
+// ErrReadOnly is returned by Save when Load decided not to overwrite.
+var ErrReadOnly = errors.New("progress is not saved this session")
+
+// Save writes the progress atomically: a temporary file in the same
+// folder, synced, then renamed over the old one, so a reader sees either
+// the old file or the new one, never a torn write.
+func (s *Store) Save(p *Progress) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	data, err := Encode(p)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(s.path, data)
+}
+
+// WriteSnapshot writes bytes made by Encode, numbered by the caller in
+// the order they were taken; a snapshot older than one already written is
+// dropped. This lets a UI encode on its own goroutine (no data race on
+// the Progress) and write from another.
+func (s *Store) WriteSnapshot(seq uint64, data []byte) error {
+	if s.readOnly {
+		return ErrReadOnly
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if seq <= s.written {
+		return nil
+	}
+	if err := writeAtomic(s.path, data); err != nil {
+		return err
+	}
+	s.written = seq
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
+
+// Reset deletes the progress file; it reports whether there was one.
+func (s *Store) Reset() (bool, error) {
+	err := os.Remove(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Export writes the progress file's contents (empty progress when there
+// is none) after checking that it parses.
+func (s *Store) Export(w io.Writer) error {
+	data, err := os.ReadFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		data, err = Encode(New())
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := Decode(data); err != nil {
+		return fmt.Errorf("%s: %w", s.path, err)
+	}
+	_, err = w.Write(data)
+	return err
+}
+
+// Import replaces the progress with the contents of data, after
+// validating it; the old file is replaced atomically.
+func (s *Store) Import(data []byte) (*Progress, error) {
+	p, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Encode(p)
+	if err != nil {
+		return nil, err
+	}
+	return p, writeAtomic(s.path, out)
+}
+
+// Summary lists lessons by ID with their state, for messages.
+func (p *Progress) Summary() []string {
+	ids := make([]string, 0, len(p.Lessons))
+	for id := range p.Lessons {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		l := p.Lessons[id]
+		line := fmt.Sprintf("%s: %s", id, p.StateOf(id))
+		if right, n := l.Score(); n > 0 {
+			line += fmt.Sprintf(", %d/%d right first time", right, n)
+		}
+		if !l.Done {
+			line += fmt.Sprintf(", at step %d", l.Step+1)
+		}
+		out = append(out, line)
+	}
+	return out
+}

@@ -1,0 +1,437 @@
+// Package ui is the tutorial's terminal interface: the root model that
+// routes between the home screen and the lesson player, draws the header
+// and the key bar, checks the window is large enough, learns the
+// terminal's background to pick the styles, and saves progress.
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui/home"
+	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/player"
+	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/styles"
+)
+
+// MinWidth and MinHeight are the smallest window the screens are drawn
+// for; below it the app says how large it needs to be.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// Config is what the app needs from outside.
+type Config struct {
+	// LoadCourse loads the lessons (lessons.Course by default).
+	LoadCourse func() (*lessons.Pack, error)
+	// Store holds the progress; nil keeps progress in memory only.
+	Store *progress.Store
+	// StoreNotice is shown on the home screen (a store that could not be
+	// opened, for example).
+	StoreNotice string
+	NoColor     bool
+	// Start is when the process started, for the first-frame trace.
+	Start time.Time
+	// Trace, when set, is told how long the first frame and the first
+	// frame with the course took from Start.
+	Trace func(event string, d time.Duration)
+	// Ticker replaces tea.Tick for playback (tests).
+	Ticker raceview.Ticker
+	// Snippets replaces lessons/snippets as the code pane's source (tests).
+	Snippets func(name string) (string, error)
+}
+
+type screen int
+
+const (
+	loading screen = iota
+	homeScreen
+	playerScreen
+	failed
+)
+
+// loaded is the course and progress, read off the UI loop.
+type loaded struct {
+	pack   *lessons.Pack
+	prog   *progress.Progress
+	notice string
+	err    error
+}
+
+// saved reports a progress write.
+type saved struct{ err error }
+
+// warmed is the first race computed ahead of need (its result is cached).
+type warmed struct{}
+
+// GlobalKeys work on every screen.
+type GlobalKeys struct {
+	Quit, Help, Back key.Binding
+}
+
+// DefaultGlobalKeys are the bindings that work everywhere.
+func DefaultGlobalKeys() GlobalKeys {
+	return GlobalKeys{
+		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+	}
+}
+
+// Model is the root model.
+type Model struct {
+	cfg      Config
+	st       *styles.Styles
+	w, h     int
+	screen   screen
+	err      error
+	pack     *lessons.Pack
+	races    *packRaces
+	prog     *progress.Progress
+	saveSeq  uint64
+	status   string
+	home     home.Model
+	player   player.Model
+	help     help.Model
+	showHelp bool
+	keys     GlobalKeys
+	frames   *frameTrace
+}
+
+// frameTrace remembers which startup events were reported (View has a
+// value receiver, so the flags live behind a pointer).
+type frameTrace struct{ first, ready bool }
+
+// New builds the app. Nothing heavy happens here: the course is loaded
+// and the first race computed in commands after the first frame.
+func New(cfg Config) Model {
+	if cfg.LoadCourse == nil {
+		cfg.LoadCourse = lessons.Course
+	}
+	st := styles.New(true, cfg.NoColor)
+	h := help.New()
+	h.Styles = st.Help
+	return Model{cfg: cfg, st: st, help: h, keys: DefaultGlobalKeys(), frames: &frameTrace{}}
+}
+
+// Init asks the terminal for its background and loads the course.
+func (m Model) Init() tea.Cmd {
+	cfg := m.cfg
+	return tea.Batch(tea.RequestBackgroundColor, func() tea.Msg {
+		pack, err := cfg.LoadCourse()
+		if err != nil {
+			return loaded{err: err}
+		}
+		prog, notice := progress.New(), cfg.StoreNotice
+		if cfg.Store != nil {
+			var n string
+			prog, n = cfg.Store.Load()
+			notice = strings.TrimSpace(notice + " " + n)
+		}
+		return loaded{pack: pack, prog: prog, notice: notice}
+	})
+}
+
+// Screen names the screen on show (for tests): loading, home, player, failed.
+func (m Model) Screen() string {
+	return [...]string{"loading", "home", "player", "failed"}[m.screen]
+}
+
+// Player is the lesson player (for tests).
+func (m Model) Player() player.Model { return m.player }
+
+// Home is the home screen (for tests).
+func (m Model) Home() home.Model { return m.home }
+
+// Progress is the progress in memory (for tests).
+func (m Model) Progress() *progress.Progress { return m.prog }
+
+// Update routes messages: global keys first, then the screen on show.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.resize()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		m.setStyles(styles.New(msg.IsDark(), m.cfg.NoColor))
+		return m, nil
+	case loaded:
+		if msg.err != nil {
+			m.screen, m.err = failed, msg.err
+			return m, nil
+		}
+		m.pack, m.prog, m.races = msg.pack, msg.prog, newPackRaces(msg.pack)
+		m.home = home.New(msg.pack.Lessons, m.prog, msg.notice, m.st)
+		m.screen = homeScreen
+		m.resize()
+		return m, m.warm()
+	case warmed:
+		return m, nil
+	case saved:
+		m.status = ""
+		if msg.err != nil && msg.err != progress.ErrReadOnly {
+			m.status = styles.Warn + " progress not saved: " + msg.err.Error()
+		}
+		return m, nil
+	case nav.ProgressChanged:
+		return m, m.save()
+	case nav.Open:
+		return m, m.open(msg.LessonID, msg.Step)
+	case nav.Home:
+		m.screen = homeScreen
+		m.showHelp = false
+		return m, nil
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, m.keys.Quit):
+			return m, tea.Quit
+		case key.Matches(msg, m.keys.Help):
+			m.showHelp = !m.showHelp
+			return m, nil
+		case key.Matches(msg, m.keys.Back):
+			switch {
+			case m.showHelp:
+				m.showHelp = false
+			case m.screen == playerScreen:
+				m.screen = homeScreen
+			}
+			return m, nil
+		}
+		if m.showHelp {
+			return m, nil
+		}
+	}
+	var cmd tea.Cmd
+	switch m.screen {
+	case homeScreen:
+		m.home, cmd = m.home.Update(msg)
+	case playerScreen:
+		m.player, cmd = m.player.Update(msg)
+	}
+	return m, cmd
+}
+
+func (m *Model) setStyles(st *styles.Styles) {
+	m.st = st
+	m.help.Styles = st.Help
+	m.home.SetStyles(st)
+	m.player.SetStyles(st)
+}
+
+// resize gives each screen the room between the header and the key bar.
+func (m *Model) resize() {
+	h := max(0, m.h-2)
+	m.home.SetSize(m.w, h)
+	// The player keeps a one-column margin on the left, like the header.
+	m.player.SetSize(max(0, m.w-1), h)
+	m.help.SetWidth(m.w)
+}
+
+// warm computes the race the learner will most likely open first, in a
+// command, so that the API server's schema is built while they read the
+// home screen rather than when they press enter.
+func (m Model) warm() tea.Cmd {
+	id, step, ok := m.home.ContinueTarget()
+	if !ok {
+		return nil
+	}
+	l := m.pack.Lesson(id)
+	races := m.races
+	for i := step; i < len(l.Steps); i++ {
+		if s := l.Steps[i]; s.Race != nil {
+			return func() tea.Msg {
+				races.Race(s, nil) //nolint:errcheck // the player reports errors when it asks again
+				return warmed{}
+			}
+		}
+	}
+	return nil
+}
+
+func (m *Model) open(id string, step int) tea.Cmd {
+	l := m.pack.Lesson(id)
+	if l == nil {
+		return nil
+	}
+	var next *lessons.Lesson
+	if l.Next != "" {
+		next = m.pack.Lesson(l.Next)
+	} else {
+		for i, x := range m.pack.Lessons {
+			if x == l && i+1 < len(m.pack.Lessons) {
+				next = m.pack.Lessons[i+1]
+			}
+		}
+	}
+	var cmd tea.Cmd
+	m.player, cmd = player.New(l, next, m.prog, m.races, m.st, step)
+	if m.cfg.Ticker != nil {
+		m.player.SetTicker(m.cfg.Ticker)
+	}
+	if m.cfg.Snippets != nil {
+		m.player.SetSnippets(m.cfg.Snippets)
+	}
+	m.home.SetNotice("")
+	m.screen = playerScreen
+	m.showHelp = false
+	m.resize()
+	return cmd
+}
+
+// save encodes the progress now, on the UI loop (so no other goroutine
+// reads it while it changes), and writes it in a command.
+func (m *Model) save() tea.Cmd {
+	if m.cfg.Store == nil || m.prog == nil {
+		return nil
+	}
+	data, err := progress.Encode(m.prog)
+	if err != nil {
+		return func() tea.Msg { return saved{err: err} }
+	}
+	m.saveSeq++
+	seq, store := m.saveSeq, m.cfg.Store
+	return func() tea.Msg { return saved{err: store.WriteSnapshot(seq, data)} }
+}
+
+// View draws the whole window.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "Conflict Lab"
+	if m.cfg.Trace != nil && m.w > 0 {
+		if !m.frames.first {
+			m.frames.first = true
+			m.cfg.Trace("first-frame", time.Since(m.cfg.Start))
+		}
+		if !m.frames.ready && m.screen != loading {
+			m.frames.ready = true
+			m.cfg.Trace("course-frame", time.Since(m.cfg.Start))
+		}
+	}
+	return v
+}
+
+// render is the window's content: exactly w×h cells, never wider.
+func (m Model) render() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	if m.w < MinWidth || m.h < MinHeight {
+		msg := fmt.Sprintf("Conflict Lab needs a terminal of at least %d×%d; this one is %d×%d. Make the window larger (or the font smaller).",
+			MinWidth, MinHeight, m.w, m.h)
+		return layout.Fit(layout.Wrap(msg, m.w), m.w, m.h)
+	}
+	bodyH := m.h - 2
+	var title, body string
+	var keys help.KeyMap = barKeys{m.shortHelp(), m.fullHelp()}
+	switch m.screen {
+	case loading:
+		body = layout.Fit("\n "+m.st.Faint.Render("loading the course…"), m.w, bodyH)
+	case failed:
+		body = layout.Fit(" "+m.st.Bad.Render(styles.Bad+" the course could not be loaded:")+"\n\n"+
+			indent(layout.Wrap(m.err.Error(), m.w-2), " "), m.w, bodyH)
+	case homeScreen:
+		title = "lessons"
+		body = m.home.View()
+	case playerScreen:
+		title = m.player.Title()
+		body = indent(m.player.View(), " ")
+	}
+	if m.showHelp {
+		body = m.helpScreen(bodyH)
+	}
+	return m.header(title) + "\n" + layout.Fit(body, m.w, bodyH) + "\n" + m.keyBar(keys)
+}
+
+func (m Model) header(title string) string {
+	left := m.st.Header.Render(" Conflict Lab")
+	if title != "" {
+		left += m.st.Faint.Render(" › ") + title
+	}
+	right := m.st.Faint.Render("? keys ")
+	if m.status != "" {
+		right = m.st.Warn.Render(m.status) + " "
+	}
+	gap := m.w - layout.MaxWidth(left) - layout.MaxWidth(right)
+	if gap < 1 {
+		return layout.Pad(left, m.w)
+	}
+	return left + strings.Repeat(" ", gap) + right
+}
+
+func (m Model) keyBar(k help.KeyMap) string {
+	h := m.help
+	h.ShowAll = false
+	h.SetWidth(m.w - 1)
+	return layout.Pad(" "+h.View(k), m.w)
+}
+
+func (m Model) helpScreen(h int) string {
+	hp := m.help
+	hp.ShowAll = true
+	hp.SetWidth(m.w - 2)
+	lines := []string{" " + m.st.Title.Render("Keys"), ""}
+	for _, l := range layout.Lines(hp.FullHelpView(m.fullHelp())) {
+		lines = append(lines, " "+l)
+	}
+	lines = append(lines, "", " "+m.st.Faint.Render("esc or ? closes this list"))
+	return layout.Fit(strings.Join(lines, "\n"), m.w, h)
+}
+
+func (m Model) shortHelp() []key.Binding {
+	var out []key.Binding
+	switch {
+	case m.showHelp:
+		return []key.Binding{m.keys.Back, m.keys.Quit}
+	case m.screen == homeScreen:
+		out = m.home.ShortHelp()
+	case m.screen == playerScreen:
+		out = append(m.player.ShortHelp(), m.keys.Back)
+	}
+	return append(out, m.keys.Help, m.keys.Quit)
+}
+
+func (m Model) fullHelp() [][]key.Binding {
+	global := []key.Binding{m.keys.Help, m.keys.Back, m.keys.Quit}
+	switch m.screen {
+	case homeScreen:
+		return append(m.home.FullHelp(), global)
+	case playerScreen:
+		// Three columns fit 80 cells; the global keys join the shortest.
+		cols := m.player.FullHelp()
+		if len(cols) > 1 {
+			cols[1] = append(append([]key.Binding(nil), cols[1]...), global...)
+			return cols
+		}
+		return append(cols, global)
+	}
+	return [][]key.Binding{global}
+}
+
+func indent(block, by string) string {
+	lines := layout.Lines(block)
+	for i, l := range lines {
+		lines[i] = by + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// barKeys adapts binding lists to help.KeyMap.
+type barKeys struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (b barKeys) ShortHelp() []key.Binding  { return b.short }
+func (b barKeys) FullHelp() [][]key.Binding { return b.full }

@@ -1,0 +1,289 @@
+// Package home is the home screen: the course's lessons in order with
+// each one's state and score, "continue where you left off", and the
+// modes still to come.
+package home
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/styles"
+)
+
+// KeyMap is the home screen's keys.
+type KeyMap struct {
+	Up, Down, Open, Continue key.Binding
+}
+
+// DefaultKeys are the home screen's bindings.
+func DefaultKeys() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Open:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Continue: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "continue")),
+	}
+}
+
+// ComingSoon are the modes shown but not selectable yet.
+var ComingSoon = []string{"Sandbox — build a race of your own", "Quiz — test what you have learnt"}
+
+// Model is the home screen.
+type Model struct {
+	lessons []*lessons.Lesson
+	prog    *progress.Progress
+	notice  string
+	cursor  int // 0 is "continue" when there is one; then the lessons
+	w, h    int
+	st      *styles.Styles
+	Keys    KeyMap
+}
+
+// New builds the home screen. notice is shown until the learner opens a
+// lesson (a problem with the progress file, say).
+func New(ls []*lessons.Lesson, prog *progress.Progress, notice string, st *styles.Styles) Model {
+	return Model{lessons: ls, prog: prog, notice: notice, st: st, Keys: DefaultKeys()}
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st *styles.Styles) { m.st = st }
+
+// SetSize sets the screen's rectangle.
+func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+
+// SetNotice replaces the notice line ("" clears it).
+func (m *Model) SetNotice(n string) { m.notice = n }
+
+// Cursor is the selected entry (0 = continue, when shown).
+func (m Model) Cursor() int { return m.cursor }
+
+// ContinueTarget is where "continue" goes: the lesson last opened if it
+// is not done, else the first lesson not done. ok is false when every
+// lesson is done.
+func (m Model) ContinueTarget() (id string, step int, ok bool) {
+	if l := m.find(m.prog.Last); l != nil && m.prog.StateOf(l.ID) != progress.Done {
+		step := 0
+		if r, ok := m.prog.Lessons[l.ID]; ok {
+			step = min(r.Step, len(l.Steps)-1)
+		}
+		return l.ID, step, true
+	}
+	for _, l := range m.lessons {
+		if m.prog.StateOf(l.ID) != progress.Done {
+			step := 0
+			if r, ok := m.prog.Lessons[l.ID]; ok {
+				step = min(r.Step, len(l.Steps)-1)
+			}
+			return l.ID, step, true
+		}
+	}
+	return "", 0, false
+}
+
+func (m Model) find(id string) *lessons.Lesson {
+	for _, l := range m.lessons {
+		if l.ID == id {
+			return l
+		}
+	}
+	return nil
+}
+
+func (m Model) hasContinue() bool {
+	_, _, ok := m.ContinueTarget()
+	return ok
+}
+
+func (m Model) entries() int {
+	n := len(m.lessons)
+	if m.hasContinue() {
+		n++
+	}
+	return n
+}
+
+// selected returns the lesson under the cursor (nil on "continue").
+func (m Model) selected() *lessons.Lesson {
+	i := m.cursor
+	if m.hasContinue() {
+		i--
+	}
+	if i < 0 || i >= len(m.lessons) {
+		return nil
+	}
+	return m.lessons[i]
+}
+
+// Update moves the cursor and opens lessons.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	kp, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	switch {
+	case key.Matches(kp, m.Keys.Up):
+		if m.cursor > 0 {
+			m.cursor--
+		}
+	case key.Matches(kp, m.Keys.Down):
+		if m.cursor < m.entries()-1 {
+			m.cursor++
+		}
+	case key.Matches(kp, m.Keys.Continue):
+		return m, m.openContinue()
+	case key.Matches(kp, m.Keys.Open):
+		l := m.selected()
+		if l == nil {
+			return m, m.openContinue()
+		}
+		step := 0
+		if r, ok := m.prog.Lessons[l.ID]; ok && !r.Done {
+			step = r.Step
+		}
+		id := l.ID
+		return m, func() tea.Msg { return nav.Open{LessonID: id, Step: step} }
+	}
+	return m, nil
+}
+
+func (m Model) openContinue() tea.Cmd {
+	id, step, ok := m.ContinueTarget()
+	if !ok {
+		return nil
+	}
+	return func() tea.Msg { return nav.Open{LessonID: id, Step: step} }
+}
+
+// ShortHelp is the key bar.
+func (m Model) ShortHelp() []key.Binding {
+	return []key.Binding{withHelp(m.Keys.Down, "↑↓", "select"), m.Keys.Open, m.Keys.Continue}
+}
+
+// FullHelp is the full key list.
+func (m Model) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{m.Keys.Up, m.Keys.Down, m.Keys.Open, m.Keys.Continue}}
+}
+
+func withHelp(b key.Binding, keys, desc string) key.Binding {
+	b.SetHelp(keys, desc)
+	return b
+}
+
+// View draws the screen into exactly its size.
+func (m Model) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	st := m.st
+	w := min(m.w-2, 100)
+	var lines []string
+	lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render("How Kubernetes controllers write safely under concurrency: resourceVersion, 409 Conflict, retries, patches and server-side apply."), w))...)
+	lines = append(lines, "")
+	row := 0
+	cursorLine := 0
+	cursorAt := func(r int, text string) string {
+		if r == m.cursor {
+			cursorLine = len(lines)
+			return st.Accent.Render(styles.Cursor) + " " + st.Selected.Render(text)
+		}
+		return "  " + text
+	}
+	if id, step, ok := m.ContinueTarget(); ok {
+		l := m.find(id)
+		verb := "Continue where you left off"
+		if len(m.prog.Lessons) == 0 {
+			verb = "Start the course"
+		}
+		text := fmt.Sprintf("%s %s: %s, step %d of %d", styles.Current, verb, l.Title, min(step+1, len(l.Steps)), len(l.Steps))
+		lines = append(lines, cursorAt(row, layout.Truncate(text, w-2)))
+		row++
+	} else {
+		lines = append(lines, "  "+st.OK.Render(styles.OK+" Course complete")+st.Faint.Render(" — open any lesson to replay it"))
+	}
+	lines = append(lines, "", st.Heading.Render("Lessons"))
+	titleW := 0
+	for i, l := range m.lessons {
+		titleW = max(titleW, len([]rune(fmt.Sprintf("%d. %s", i+1, l.Title))))
+	}
+	for _, c := range ComingSoon {
+		titleW = max(titleW, len([]rune(c))+2)
+	}
+	titleW = min(titleW+3, w*3/5)
+	for i, l := range m.lessons {
+		name := layout.Pad(fmt.Sprintf("%d. %s", i+1, l.Title), titleW)
+		lines = append(lines, cursorAt(row, name+m.state(l)))
+		row++
+	}
+	lines = append(lines, "", st.Heading.Render("Other modes"))
+	for _, c := range ComingSoon {
+		lines = append(lines, "  "+st.Faint.Render(layout.Pad(styles.Bullet+" "+c, titleW)+"coming soon"))
+	}
+	l := m.selected()
+	if id, _, ok := m.ContinueTarget(); l == nil && ok {
+		l = m.find(id)
+	}
+	if l != nil && len(l.Concepts) > 0 {
+		lines = append(lines, "", layout.Rule(l.Title+" teaches", w, st.Border))
+		for _, c := range l.Concepts {
+			desc := lessons.Concepts[c]
+			for j, wl := range layout.Lines(layout.Wrap(desc, w-4)) {
+				lead := "  " + styles.Bullet + " "
+				if j > 0 {
+					lead = "    "
+				}
+				lines = append(lines, lead+wl)
+			}
+		}
+	}
+	var note []string
+	if m.notice != "" {
+		note = layout.Lines(layout.Wrap(styles.Warn+" "+m.notice, w))
+	}
+	// A course longer than the window scrolls so the cursor stays in view
+	// (with a line of context below it).
+	if avail := m.h - len(note) - 1; len(lines) > avail && cursorLine >= avail-1 {
+		start := min(cursorLine-avail+2, len(lines)-avail)
+		lines = append([]string{st.Faint.Render("↑ more above")}, lines[start+1:]...)
+	}
+	if m.notice != "" {
+		// The notice must be seen: it goes at the bottom, above whatever
+		// is cut when the window is short.
+		keep := max(0, m.h-len(note)-1)
+		if len(lines) > keep {
+			lines = lines[:keep]
+		}
+		lines = append(lines, "")
+		for _, l := range note {
+			lines = append(lines, st.Warn.Render(l))
+		}
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = " " + l
+	}
+	return layout.Fit(strings.Join(out, "\n"), m.w, m.h)
+}
+
+// state is a lesson's state in words and a symbol, with its score.
+func (m Model) state(l *lessons.Lesson) string {
+	st := m.st
+	r, ok := m.prog.Lessons[l.ID]
+	switch {
+	case !ok:
+		return st.Faint.Render("· not started")
+	case r.Done:
+		s := st.OK.Render(styles.OK + " done")
+		if right, n := r.Score(); n > 0 {
+			s += st.Faint.Render(fmt.Sprintf(" · %d/%d right first time", right, n))
+		}
+		return s
+	}
+	return st.Warn.Render(fmt.Sprintf("… in progress · step %d/%d", min(r.Step+1, len(l.Steps)), len(l.Steps)))
+}

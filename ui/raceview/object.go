@@ -1,0 +1,397 @@
+package raceview
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
+	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/styles"
+)
+
+// targetVersions lists the indexes in Versions of the race's target
+// object, oldest first (a race may write other objects too).
+func (m Model) targetVersions() []int {
+	o := m.run.Outcome
+	var out []int
+	for i, v := range o.Versions {
+		if api.RefOf(&unstructured.Unstructured{Object: v.Object}) == o.Target {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// versionAt returns the target's newest version written by steps[0..idx]
+// and the one before it (-1 when there is none).
+func (m Model) versionAt(idx int) (cur, prev int) {
+	cur, prev = -1, -1
+	for _, i := range m.targetVersions() {
+		if m.run.Outcome.Versions[i].Step > idx {
+			break
+		}
+		prev, cur = cur, i
+	}
+	return cur, prev
+}
+
+// mark is how a line of the object differs from the previous version.
+type mark int
+
+const (
+	same mark = iota
+	added
+	changed
+	removed
+	lost
+)
+
+// objectLines renders the target at the selected step. Full is the YAML
+// with each changed line marked and each removed one kept as a ghost;
+// otherwise only the changes are listed (for short windows).
+func (m Model) objectLines(w int, full bool) []string {
+	st := m.st
+	o := m.run.Outcome
+	idx := m.idx
+	if m.hidden {
+		idx = -1
+	}
+	vi, pi := m.versionAt(idx)
+	if vi < 0 {
+		return []string{st.Faint.Render("(the object does not exist yet)")}
+	}
+	v := o.Versions[vi]
+	title := fmt.Sprintf("%s @ RV %s", o.Target.Name, v.RV)
+	if v.Step < 0 {
+		title += " · as created before the race"
+	} else {
+		title += fmt.Sprintf(" · written by %s at step %d (%s)", v.Actor, v.Step, v.Request)
+	}
+	if v.Deleted {
+		title += " · deleted"
+	}
+	lines := []string{layout.Rule(title, w, st.Heading)}
+	var prevObj map[string]interface{}
+	prevRV := ""
+	if pi >= 0 {
+		prevObj, prevRV = o.Versions[pi].Object, o.Versions[pi].RV
+	}
+	losses := map[string]race.Loss{}
+	for _, l := range o.Lost {
+		if l.ErasedRV == v.RV && v.Step >= 0 {
+			losses[l.Field] = l
+		}
+	}
+	ch := map[string]race.Change{}
+	for _, c := range v.Changes {
+		ch[c.Path] = c
+	}
+	if pi < 0 {
+		ch = nil // the first version is not a change of anything
+	}
+	if !full {
+		if pi < 0 {
+			return append(lines, st.Faint.Render("  as created: no write has changed it yet"))
+		}
+		if prevRV != v.RV {
+			lines = append(lines, st.Changed.Render(fmt.Sprintf("~ metadata.resourceVersion: %s → %s", prevRV, v.RV)))
+		}
+		for _, c := range v.Changes {
+			text := report.FormatChange(c)
+			style := st.Changed
+			switch c.Op {
+			case "added":
+				style = st.Added
+			case "removed":
+				style = st.Removed
+			}
+			if l, ok := lossFor(losses, c.Path); ok {
+				text = fmt.Sprintf("%s %s LOST (%s's change)", text, styles.Bad, l.Owner)
+				style = st.Bad
+			}
+			lines = append(lines, style.Render(text))
+		}
+		if len(v.Changes) == 0 {
+			lines = append(lines, st.Faint.Render("  no field changed"))
+		}
+		return lines
+	}
+	e := emitter{m: m, w: w, ch: ch, losses: losses, prevRV: prevRV, rv: v.RV, vi: vi, hasPrev: pi >= 0}
+	e.mapping("", 0, v.Object, prevObj, false)
+	lines = append(lines, e.out...)
+	if pi >= 0 && len(v.Changes) == 0 {
+		lines = append(lines, st.Faint.Render("  no field changed since RV "+prevRV))
+	}
+	return lines
+}
+
+// lossFor finds the loss a changed path belongs to (the path, or a field
+// inside it).
+func lossFor(losses map[string]race.Loss, path string) (race.Loss, bool) {
+	for f, l := range losses {
+		if path == f || strings.HasPrefix(path, f+".") || strings.HasPrefix(path, f+"[") {
+			return l, true
+		}
+	}
+	return race.Loss{}, false
+}
+
+// emitter writes an object as YAML, one line per field, with a two-column
+// gutter saying how each line changed.
+type emitter struct {
+	m       Model
+	w       int
+	ch      map[string]race.Change
+	losses  map[string]race.Loss
+	prevRV  string
+	rv      string
+	vi      int
+	hasPrev bool
+	out     []string
+}
+
+// hidden fields are server bookkeeping that says nothing about the race.
+var hidden = map[string]bool{"metadata.managedFields": true, "metadata.uid": true,
+	"metadata.creationTimestamp": true, "metadata.generation": true}
+
+var firstKeys = map[string][]string{
+	"":         {"apiVersion", "kind", "metadata", "spec", "data", "status"},
+	"metadata": {"name", "namespace", "resourceVersion", "labels", "annotations", "finalizers"},
+}
+
+// childPath mirrors race.Diff's field paths, so lines match changes.
+func childPath(prefix, k string) string {
+	switch {
+	case strings.ContainsAny(k, "./[]"):
+		return prefix + fmt.Sprintf("[%q]", k)
+	case prefix != "":
+		return prefix + "." + k
+	}
+	return k
+}
+
+func orderedKeys(prefix string, cur, prev map[string]interface{}) []string {
+	seen := map[string]bool{}
+	var keys []string
+	for _, k := range firstKeys[prefix] {
+		_, a := cur[k]
+		_, b := prev[k]
+		if a || b {
+			keys = append(keys, k)
+			seen[k] = true
+		}
+	}
+	var rest []string
+	for k := range cur {
+		if !seen[k] {
+			rest = append(rest, k)
+			seen[k] = true
+		}
+	}
+	for k := range prev {
+		if !seen[k] {
+			rest = append(rest, k)
+			seen[k] = true
+		}
+	}
+	sort.Strings(rest)
+	return append(keys, rest...)
+}
+
+// mapping emits a map's fields; prev is the same map in the version
+// before, whose fields missing now are shown as removed (ghost) lines.
+func (e *emitter) mapping(prefix string, depth int, cur, prev map[string]interface{}, gone bool) {
+	for _, k := range orderedKeys(prefix, cur, prev) {
+		path := childPath(prefix, k)
+		if hidden[path] {
+			continue
+		}
+		v, inCur := cur[k]
+		if !inCur || gone {
+			if !e.hasPrev {
+				continue
+			}
+			pv := prev[k]
+			if gone {
+				pv = v
+			}
+			e.value(path, k, depth, pv, nil, true)
+			continue
+		}
+		var pv interface{}
+		if prev != nil {
+			pv = prev[k]
+		}
+		e.value(path, k, depth, v, pv, false)
+	}
+}
+
+func (e *emitter) value(path, k string, depth int, v, pv interface{}, gone bool) {
+	indent := strings.Repeat("  ", depth)
+	switch x := v.(type) {
+	case map[string]interface{}:
+		if len(x) == 0 {
+			e.line(path, indent+k+": {}", gone)
+			return
+		}
+		e.line(path, indent+k+":", gone && e.isRemoved(path))
+		pm, _ := pv.(map[string]interface{})
+		e.mapping(path, depth+1, x, pm, gone)
+	case []interface{}:
+		if len(x) == 0 {
+			e.line(path, indent+k+": []", gone)
+			return
+		}
+		e.line(path, indent+k+":", gone)
+		for _, item := range x {
+			if im, ok := item.(map[string]interface{}); ok {
+				first := true
+				for _, ik := range orderedKeys("", im, nil) {
+					lead := indent + "  "
+					if first {
+						lead = indent + "- "
+					}
+					e.line(path, lead+ik+": "+scalar(im[ik]), gone)
+					first = false
+				}
+				continue
+			}
+			e.line(path, indent+"- "+scalar(item), gone)
+		}
+	default:
+		e.line(path, indent+k+": "+scalar(v), gone)
+	}
+}
+
+func (e *emitter) isRemoved(path string) bool {
+	for p, c := range e.ch {
+		if c.Op == "removed" && (p == path || strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[")) {
+			return true
+		}
+	}
+	return false
+}
+
+// line writes one YAML line with its gutter, and under a lost field the
+// note saying whose change it was and which write erased it.
+func (e *emitter) line(path, text string, gone bool) {
+	st := e.m.st
+	mk := same
+	if e.ch != nil {
+		switch {
+		case gone:
+			mk = removed
+		case path == "metadata.resourceVersion" && e.prevRV != "" && e.prevRV != e.rv:
+			mk = changed
+		default:
+			if c, ok := e.ch[path]; ok {
+				if c.Op == "added" {
+					mk = added
+				} else {
+					mk = changed
+				}
+			}
+		}
+	}
+	l, isLost := lossFor(e.losses, path)
+	if isLost && mk != same && mk != added {
+		mk = lost
+	}
+	var out string
+	switch mk {
+	case added:
+		out = st.Added.Render("+ " + text)
+	case changed:
+		out = st.Changed.Render("~ " + text)
+	case removed:
+		out = st.Removed.Render("- " + text)
+	case lost:
+		out = st.Bad.Render(styles.Bad + " " + text + "   " + "LOST")
+	default:
+		out = "  " + text
+	}
+	e.out = append(e.out, out)
+	if mk == lost && !e.noted(l) {
+		e.out = append(e.out, e.lostNote(l)...)
+	}
+}
+
+// noted keeps a loss's note to one place (a lost map has many lines).
+func (e *emitter) noted(l race.Loss) bool {
+	for i := range e.out {
+		if strings.Contains(e.out[i], "└ set by "+l.Owner) || strings.Contains(e.out[i], "└ "+l.Owner+"'s change") {
+			return true
+		}
+	}
+	return false
+}
+
+// lostNote says who set the field, when, and which write erased it.
+func (e *emitter) lostNote(l race.Loss) []string {
+	o := e.m.run.Outcome
+	setAt, eraser := "", ""
+	for _, i := range e.m.targetVersions() {
+		v := o.Versions[i]
+		if v.RV == l.ErasedRV {
+			eraser = v.Request
+		}
+		if i >= e.vi || v.Actor != l.Owner {
+			continue
+		}
+		for _, c := range v.Changes {
+			if c.Path == l.Field || strings.HasPrefix(c.Path, l.Field+".") {
+				setAt = fmt.Sprintf(" at step %d", v.Step)
+			}
+		}
+	}
+	text := fmt.Sprintf("└ set by %s%s (%s); erased by %s's %s at step %d", l.Owner, setAt, l.Intended, l.ErasedBy, eraser, l.ErasedAtStep)
+	if l.ErasedBy == l.Owner {
+		text = fmt.Sprintf("└ %s's change (%s): %s", l.Owner, l.Intended, l.Reason)
+	}
+	wrapped := layout.Lines(layout.Wrap(text, max(10, e.w-6)))
+	out := make([]string, len(wrapped))
+	for i, w := range wrapped {
+		if i > 0 {
+			w = "  " + w
+		}
+		out[i] = e.m.st.Bad.Render("    " + w)
+	}
+	return out
+}
+
+// scalar formats a leaf the way YAML would, quoting strings that would
+// otherwise read as numbers, booleans or null.
+func scalar(v interface{}) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		if needsQuote(x) {
+			return strconv.Quote(x)
+		}
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func needsQuote(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s || strings.ContainsAny(s, ":#{}[],&*!|>'\"%@`\n") {
+		return true
+	}
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "null", "~":
+		return true
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return true
+	}
+	return false
+}

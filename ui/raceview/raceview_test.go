@@ -1,0 +1,240 @@
+package raceview
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/ui/styles"
+	"github.com/conflictlab/conflictlab/ui/uitest"
+)
+
+// race runs a step of the fixture course (the first two lessons).
+func fixtureRace(t *testing.T, lesson string, step int, opt string) *Run {
+	t.Helper()
+	p, err := lessons.Load(os.DirFS("../testdata/course"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Lesson(lesson).Steps[step]
+	var o *lessons.Option
+	for i := range s.Options {
+		if s.Options[i].ID == opt {
+			o = &s.Options[i]
+		}
+	}
+	out, err := p.Run(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Run{Outcome: out, Plans: map[string]string{"a": "read lister · set data.owner=a", "b": "read lister · set data.replicas=3"}}
+}
+
+func view(m Model, w, h int) string {
+	m.SetSize(w, h)
+	return ansi.Strip(m.View())
+}
+
+func newView(r *Run, hidden bool) Model {
+	m := New(styles.New(true, true))
+	m.Tick = uitest.Ticker
+	m.SetRun(r, hidden)
+	return m
+}
+
+func press(m Model, keys ...string) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	for _, k := range keys {
+		m, cmd = m.Update(uitest.Key(k))
+	}
+	return m, cmd
+}
+
+func TestStepForwardBackAndRestart(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 0, ""), false)
+	last := len(m.Run().Outcome.Steps) - 1
+	m, _ = press(m, "right", "right", ".")
+	if m.Index() != 2 || m.Playing() {
+		t.Fatalf("after three steps: index %d playing %v", m.Index(), m.Playing())
+	}
+	m, _ = press(m, "left", ",")
+	if m.Index() != 0 {
+		t.Fatalf("after two steps back: index %d", m.Index())
+	}
+	m, _ = press(m, "left", "left")
+	if m.Index() != -1 {
+		t.Fatalf("stepping back past the start: index %d", m.Index())
+	}
+	for i := 0; i < last+5; i++ {
+		m, _ = press(m, "right")
+	}
+	if m.Index() != last || !m.Finished() {
+		t.Fatalf("stepping past the end: index %d of %d", m.Index(), last)
+	}
+	m, cmd := press(m, "r")
+	if m.Index() != -1 || !m.Playing() || cmd == nil {
+		t.Fatalf("restart: index %d playing %v", m.Index(), m.Playing())
+	}
+}
+
+func TestPlayPauseAndStaleTicks(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 0, ""), false)
+	m, cmd := press(m, "space")
+	if !m.Playing() || cmd == nil {
+		t.Fatal("space did not start playback")
+	}
+	tick := cmd()
+	m, cmd = m.Update(tick)
+	if m.Index() != 0 || cmd == nil {
+		t.Fatalf("a tick should show step 0 and schedule the next: %d", m.Index())
+	}
+	next := cmd()
+	m, _ = press(m, "space")
+	if m.Playing() {
+		t.Fatal("space did not pause")
+	}
+	m, _ = m.Update(next)
+	if m.Index() != 0 {
+		t.Fatal("a tick scheduled before the pause advanced the race")
+	}
+	// A tick from another view (another race on screen) is ignored too.
+	other := newView(m.Run(), false)
+	_, c := press(other, "space")
+	m, _ = press(m, "space")
+	m, _ = m.Update(c())
+	if m.Index() != 0 {
+		t.Fatal("another view's tick advanced this race")
+	}
+	// Playing to the end stops by itself.
+	for m.Playing() {
+		var c tea.Cmd
+		m, c = m.Update(TickMsg{id: m.id, gen: m.gen})
+		_ = c
+	}
+	if !m.Finished() {
+		t.Fatal("playback stopped before the end")
+	}
+	m, _ = press(m, "space")
+	if m.Index() != -1 || !m.Playing() {
+		t.Fatal("play at the end should start again from the beginning")
+	}
+}
+
+func TestSpeedKeys(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 0, ""), false)
+	if m.Speed() != "1x" {
+		t.Fatalf("default speed %s", m.Speed())
+	}
+	m, _ = press(m, "+", "+")
+	if m.Speed() != "4x" {
+		t.Fatalf("after ++: %s", m.Speed())
+	}
+	m, _ = press(m, "+", "+", "+")
+	if m.Speed() != Speeds[len(Speeds)-1].Label {
+		t.Fatalf("speed ran past the fastest: %s", m.Speed())
+	}
+	for i := 0; i < 10; i++ {
+		m, _ = press(m, "-")
+	}
+	if m.Speed() != Speeds[0].Label {
+		t.Fatalf("speed ran past the slowest: %s", m.Speed())
+	}
+	if !strings.Contains(view(m, 80, 20), Speeds[0].Label) {
+		t.Fatal("the speed is not shown")
+	}
+}
+
+// TestHiddenRaceRevealsNothing: a predict step must not give the answer
+// away before the learner commits, not even by keys.
+func TestHiddenRaceRevealsNothing(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 0, ""), true)
+	m, cmd := press(m, "space", "right", "right", "o", "r")
+	if cmd != nil || m.Index() != -1 || m.Playing() {
+		t.Fatal("keys moved a hidden race")
+	}
+	for _, size := range [][2]int{{80, 12}, {74, 36}, {200, 60}} {
+		v := view(m, size[0], size[1])
+		for _, bad := range []string{"LOST", "200", "409", "RV 102", "RV 103", "finished", "replicas: \"3\""} {
+			if strings.Contains(v, bad) {
+				t.Fatalf("hidden race at %v shows %q:\n%s", size, bad, v)
+			}
+		}
+		if !strings.Contains(v, "Before the race") || !strings.Contains(v, "read lister · set data.owner=a") {
+			t.Fatalf("the setup is not shown:\n%s", v)
+		}
+	}
+	if cmd := m.Reveal(); cmd == nil || m.Hidden() || !m.Playing() {
+		t.Fatal("Reveal should show and play the race")
+	}
+}
+
+func TestLostFieldIsMarkedInWordsAndSymbols(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 0, ""), false)
+	m.SetIndex(5) // b's write, which erases a's key
+	v := view(m, 74, 36)
+	for _, want := range []string{
+		"UPDATE cm1 (no rv)", "✓ 200 → RV 103", // the request, the RV it sent, the answer
+		"└ ✗ LOST data.owner: a's change erased by this write", // on the timeline
+		"✗   owner: a   LOST", // the ghost line in the YAML
+		"set by a at step 2 (set data.owner=a); erased by b's UPDATE cm1 at", // who set it, which write erased it
+		"+   replicas: \"3\"", "~   resourceVersion: \"103\"",
+	} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("missing %q:\n%s", want, v)
+		}
+	}
+	m.SetIndex(2)
+	v = view(m, 74, 36)
+	if strings.Contains(v, "LOST") {
+		t.Fatalf("the loss shows before the write that causes it:\n%s", v)
+	}
+	if !strings.Contains(v, "+   owner: a") {
+		t.Fatalf("a's write not marked as added:\n%s", v)
+	}
+}
+
+func TestStaleCachesAreMarked(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 0, ""), false)
+	m.SetIndex(2)
+	v := view(m, 80, 20)
+	if !strings.Contains(v, "101*/101*") || !strings.Contains(v, "* cache behind server") {
+		t.Fatalf("stale caches not marked:\n%s", v)
+	}
+}
+
+func TestConflictAndVerdict(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 1, "update"), false)
+	m.SetIndex(len(m.Run().Outcome.Steps) - 1)
+	v := view(m, 80, 30)
+	for _, want := range []string{"UPDATE cm1 rv=101", "✗ 409 Conflict", "b got 1 × 409 Conflict", "nothing was lost"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("missing %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestObjectToggleAndShortWindows(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 0, ""), false)
+	m.SetIndex(5)
+	short := view(m, 80, 12)
+	if !strings.Contains(short, `- data.owner: "a" ✗ LOST (a's change)`) {
+		t.Fatalf("a short window should list the changes:\n%s", short)
+	}
+	m, _ = press(m, "o")
+	obj := view(m, 80, 12)
+	if !m.ObjectOnly() || strings.Contains(obj, "API server") || !strings.Contains(obj, "kind: ConfigMap") {
+		t.Fatalf("o should show the object alone:\n%s", obj)
+	}
+	m, _ = press(m, "J", "J")
+	if scrolled := view(m, 80, 12); scrolled == obj {
+		t.Fatal("J did not scroll the object")
+	}
+	for _, size := range [][2]int{{1, 1}, {8, 3}, {300, 100}} {
+		m.SetSize(size[0], size[1])
+		uitest.CheckFrame(t, m.View(), size[0], size[1])
+	}
+}

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/conflictlab/conflictlab/progress"
+)
+
+// TraceEnv names a file to which the app appends its startup timings
+// ("first-frame 12.3ms"); BENCHMARKS.md reads it.
+const TraceEnv = "CONFLICTLAB_TRACE_STARTUP"
+
+// Options start the program.
+type Options struct {
+	In     io.Reader
+	Out    io.Writer
+	Getenv func(string) string
+	// Start is when the process started (for the startup trace).
+	Start time.Time
+}
+
+// Run runs the tutorial until the learner quits.
+func Run(o Options) error {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cfg := Config{Start: o.Start, NoColor: noColor(getenv)}
+	if path, err := progress.DefaultPath(getenv); err != nil {
+		cfg.StoreNotice = err.Error() + "; progress will not be saved."
+	} else {
+		cfg.Store = progress.Open(path)
+	}
+	if f := getenv(TraceEnv); f != "" {
+		var mu sync.Mutex
+		cfg.Trace = func(event string, d time.Duration) {
+			mu.Lock()
+			defer mu.Unlock()
+			out, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err != nil {
+				return
+			}
+			fmt.Fprintf(out, "%s %.1fms\n", event, float64(d.Microseconds())/1000)
+			out.Close()
+		}
+	}
+	opts := []tea.ProgramOption{}
+	if o.In != nil {
+		opts = append(opts, tea.WithInput(o.In))
+	}
+	if o.Out != nil {
+		opts = append(opts, tea.WithOutput(o.Out))
+	}
+	if cfg.NoColor {
+		// colorprofile honours NO_COLOR only when it parses as a boolean;
+		// no-color.org says any non-empty value counts.
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	_, err := tea.NewProgram(New(cfg), opts...).Run()
+	return err
+}
+
+func noColor(getenv func(string) string) bool { return getenv("NO_COLOR") != "" }
