@@ -661,7 +661,8 @@ func (m Model) viewSummary() string {
 	lines = append(lines, st.OK.Render(styles.OK+" Lesson complete: ")+st.Title.Render(m.lesson.Title), "")
 	lines = append(lines, st.Heading.Render("Take-away"))
 	for _, s := range m.lesson.Summary {
-		wrapped := layout.Lines(markdown.Render(s, st.Markdown, w-4))
+		// The lead takes four columns and the renderer keeps a margin of its own.
+		wrapped := layout.Lines(markdown.Render(s, st.Markdown, w-8))
 		for i, l := range wrapped {
 			lead := "  " + styles.Bullet + " "
 			if i > 0 {
