@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/conflictlab/conflictlab/sim/api"
@@ -64,16 +66,55 @@ func patchRejected(err error) error {
 	return apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)
 }
 
-// unsupportedPatch is the 415 a strategic merge patch gets on a custom resource.
-func unsupportedPatch() error {
-	return apierrors.NewGenericServerResponse(http.StatusUnsupportedMediaType, "", schema.GroupResource{}, "",
-		"the body of the request was in an unknown format - accepted media types include: "+
-			"application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml", 0, false)
+// patchInvalid is the 422 for a patch whose result the kind cannot hold
+// (the real handler's NewInvalid on the field "patch", with no kind or name).
+func patchInvalid(value string, err error) error {
+	return apierrors.NewInvalid(schema.GroupKind{}, "", field.ErrorList{field.Invalid(field.NewPath("patch"), value, err.Error())})
 }
 
-func fieldManagerRequired() error {
-	return apierrors.NewInvalid(schema.GroupKind{Group: "meta.k8s.io", Kind: "PatchOptions"}, "",
-		field.ErrorList{field.Required(field.NewPath("fieldManager"), "is required for apply patch")})
+// interpretStrategicMergePatchError is the real handler's: the patch
+// library's format errors are the client's (400, 422), anything else
+// escapes as a plain error (500).
+func interpretStrategicMergePatchError(err error) error {
+	switch err {
+	case mergepatch.ErrBadJSONDoc, mergepatch.ErrBadPatchFormatForPrimitiveList, mergepatch.ErrBadPatchFormatForRetainKeys,
+		mergepatch.ErrBadPatchFormatForSetElementOrderList, mergepatch.ErrUnsupportedStrategicMergePatchFormat:
+		return apierrors.NewBadRequest(err.Error())
+	case mergepatch.ErrNoListOfLists, mergepatch.ErrPatchContentNotMatchRetainKeys:
+		return apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)
+	}
+	return unknownServerError(err)
+}
+
+// unsupportedPatch is the 415 a patch gets whose content type the resource
+// does not accept (a strategic merge patch on a custom resource). The real
+// handler answers with negotiation's errUnsupportedMediaType: a Status with
+// the accepted types listed in the message and no details.
+func unsupportedPatch(info api.KindInfo) error {
+	return &apierrors.StatusError{ErrStatus: metav1.Status{
+		Status: metav1.StatusFailure,
+		Code:   http.StatusUnsupportedMediaType,
+		Reason: metav1.StatusReasonUnsupportedMediaType,
+		Message: "the body of the request was in an unknown format - accepted media types include: " +
+			strings.Join(acceptedPatchTypes(info), ", "),
+	}}
+}
+
+// acceptedPatchTypes lists the patch content types a resource accepts, in
+// the order the real server lists them (api_installer.go for built-in kinds,
+// the CRD handler for custom resources, which has no strategic merge patch).
+func acceptedPatchTypes(info api.KindInfo) []string {
+	if info.Builtin {
+		return []string{string(api.JSONPatch), string(api.MergePatch), string(api.StrategicPatch), string(api.ApplyPatch)}
+	}
+	return []string{string(api.JSONPatch), string(api.MergePatch), string(api.ApplyPatch)}
+}
+
+// invalidOptions is the 422 for query parameters that fail validation
+// (an apply without fieldManager, force on a non-apply patch, ...): kind is
+// "PatchOptions", "UpdateOptions" or "CreateOptions", the name is empty.
+func invalidOptions(kind string, errs field.ErrorList) error {
+	return apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: kind}, "", errs)
 }
 
 func nameMismatch(body, url string) error {

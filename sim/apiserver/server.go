@@ -10,6 +10,7 @@
 package apiserver
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
@@ -17,9 +18,10 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	kjson "sigs.k8s.io/json"
 
 	"github.com/conflictlab/conflictlab/sim/api"
 )
@@ -176,18 +178,27 @@ func (s *Server) list(ref api.Ref) api.Response {
 // string belongs is a 400), custom resources are pruned to their schema.
 func (s *Server) decode(info api.KindInfo, body []byte) (*unstructured.Unstructured, error) {
 	if info.Builtin {
-		return normalizeTyped(info, body)
+		u, err := decodeTyped(info, body)
+		if err != nil {
+			return nil, cannotDecode(info, err)
+		}
+		return u, nil
 	}
-	var m map[string]interface{}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(body, &m); err != nil {
+	u, err := decodeCustom(body)
+	var bad *metadataError
+	switch {
+	case errors.As(err, &bad):
+		return nil, cannotDecode(info, bad.err)
+	case err != nil:
 		return nil, apierrors.NewBadRequest(fmt.Sprintf("the object provided is unrecognized (%v)", err))
 	}
-	u := &unstructured.Unstructured{Object: m}
-	pruneWidget(u)
 	return u, nil
 }
 
 func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstructured, error) {
+	if errs := metav1validation.ValidateCreateOptions(&metav1.CreateOptions{FieldManager: req.FieldManager}); len(errs) > 0 {
+		return nil, invalidOptions("CreateOptions", errs)
+	}
 	obj, err := s.decode(info, req.Body)
 	if err != nil {
 		return nil, err
@@ -201,14 +212,6 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	if req.Ref.Name != "" && obj.GetName() != req.Ref.Name {
 		return nil, nameMismatch(obj.GetName(), req.Ref.Name)
 	}
-	if obj.GetResourceVersion() != "" {
-		return nil, unknownServerError(fmt.Errorf("resourceVersion should not be set on objects to be created"))
-	}
-	ref := api.RefOf(obj)
-	ref.Kind = info.Kind
-	if _, exists := s.objects[ref]; exists {
-		return nil, alreadyExists(info, ref.Name)
-	}
 	obj.SetAPIVersion(info.APIVersion)
 	obj.SetKind(string(info.Kind))
 	if info.StatusSubresource {
@@ -218,15 +221,28 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	fm := s.schema.manager(info.Kind, "")
 	empty := &unstructured.Unstructured{Object: map[string]interface{}{}}
 	empty.SetGroupVersionKind(info.GVK())
+	marks := markManagedTimes(obj)
 	managed, err := fm.Update(empty, obj, managerName(req.FieldManager))
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
 	obj = managed.(*unstructured.Unstructured)
+	marks.restore(obj, s.now)
 	if errs := validate(info, nil, obj); len(errs) > 0 {
 		return nil, invalid(info, obj.GetName(), errs)
 	}
-	stampManagedFields(nil, obj, s.now)
+	// Only now does the storage layer see the object: a resourceVersion it
+	// can parse as non-zero is refused, anything else is cleared; then
+	// etcd's create-if-absent.
+	if n, err := strconv.ParseUint(obj.GetResourceVersion(), 10, 64); err == nil && n != 0 {
+		return nil, unknownServerError(fmt.Errorf("resourceVersion should not be set on objects to be created"))
+	}
+	obj.SetResourceVersion("")
+	ref := api.RefOf(obj)
+	ref.Kind = info.Kind
+	if _, exists := s.objects[ref]; exists {
+		return nil, alreadyExists(info, ref.Name)
+	}
 	return s.store(info, nil, obj), nil
 }
 

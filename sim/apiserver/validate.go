@@ -14,16 +14,38 @@ import (
 	"github.com/conflictlab/conflictlab/sim/api"
 )
 
-// validate checks the rules the lessons lean on; what it reports is what
-// a real server reports for them.
+// validate checks the rules the lessons lean on; what it reports, and in
+// which order, is what a real server reports for them. It mirrors how the
+// kinds' strategies compose apimachinery's validation:
+//
+//   - every update first runs ValidateObjectMetaAccessorUpdate (no new
+//     finalizers while deleting; the rest of it guards fields the simulator
+//     keeps from the live object anyway), and for built-in kinds core's
+//     ValidateObjectMetaUpdate adds the finalizer-name check;
+//   - a create validates the whole metadata (name, finalizers), and so does
+//     a ConfigMap update, since ValidateConfigMapUpdate ends by validating
+//     the new ConfigMap as if created: a bad finalizer is reported twice
+//     there, once per pass, as the real server does.
 func validate(info api.KindInfo, live, next *unstructured.Unstructured) field.ErrorList {
 	var errs field.ErrorList
-	finPath := field.NewPath("metadata", "finalizers")
-	for i, f := range next.GetFinalizers() {
-		errs = append(errs, validateFinalizer(info, f, finPath.Index(i))...)
+	metaPath := field.NewPath("metadata")
+	finPath := metaPath.Child("finalizers")
+	if live != nil {
+		if live.GetDeletionTimestamp() != nil {
+			errs = append(errs, apivalidation.ValidateNoNewFinalizers(next.GetFinalizers(), live.GetFinalizers(), finPath)...)
+		}
+		if info.Builtin {
+			errs = append(errs, validateKubeFinalizerNames(next.GetFinalizers(), finPath)...)
+		}
 	}
-	if live != nil && live.GetDeletionTimestamp() != nil {
-		errs = append(errs, apivalidation.ValidateNoNewFinalizers(next.GetFinalizers(), live.GetFinalizers(), finPath)...)
+	if live == nil || info.Kind == api.ConfigMap {
+		if live == nil {
+			errs = append(errs, validateName(next.GetName(), metaPath.Child("name"))...)
+		}
+		errs = append(errs, apivalidation.ValidateFinalizers(next.GetFinalizers(), finPath)...)
+		if info.Builtin {
+			errs = append(errs, validateKubeFinalizerNames(next.GetFinalizers(), finPath)...)
+		}
 	}
 	switch info.Kind {
 	case api.ConfigMap:
@@ -44,15 +66,31 @@ func validate(info api.KindInfo, live, next *unstructured.Unstructured) field.Er
 	return errs
 }
 
-// validateFinalizer: built-in kinds want a qualified name or one of the
-// standard finalizers (kube-apiserver's core validation).
-func validateFinalizer(info api.KindInfo, name string, path *field.Path) field.ErrorList {
-	errs := apivalidation.ValidateFinalizerName(name, path)
-	if info.Builtin && !strings.Contains(name, "/") {
+// validateName: every served kind's names are DNS subdomains, and a create
+// without one is refused (ValidateObjectMetaAccessor).
+func validateName(name string, path *field.Path) field.ErrorList {
+	if name == "" {
+		return field.ErrorList{field.Required(path, "name or generateName is required")}
+	}
+	var errs field.ErrorList
+	for _, msg := range apivalidation.NameIsDNSSubdomain(name, false) {
+		errs = append(errs, field.Invalid(path, name, msg))
+	}
+	return errs
+}
+
+// validateKubeFinalizerNames is kube-apiserver's core check: a built-in
+// kind's finalizer must be qualified ("example.com/name") or standard.
+func validateKubeFinalizerNames(finalizers []string, path *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, name := range finalizers {
+		if strings.Contains(name, "/") {
+			continue
+		}
 		switch name {
 		case "kubernetes", "orphan", "foregroundDeletion":
 		default:
-			errs = append(errs, field.Invalid(path, name, "name is neither a standard finalizer name nor is it fully qualified"))
+			errs = append(errs, field.Invalid(path.Index(i), name, "name is neither a standard finalizer name nor is it fully qualified"))
 		}
 	}
 	return errs
@@ -128,10 +166,12 @@ func validateWidget(u *unstructured.Unstructured) field.ErrorList {
 	return errs
 }
 
-// typeError is the OpenAPI validator's message, as the CRD handler wraps it.
+// typeError is the OpenAPI validator's message, as the CRD handler wraps it
+// (apiextensions' ValidateCustomResource: a TypeInvalid error, whose reason
+// in the Status causes is FieldValueTypeInvalid).
 func typeError(p *field.Path, v interface{}, want string) *field.Error {
 	got := jsonType(v)
-	return field.Invalid(p, got, fmt.Sprintf("%s in body must be of type %s: %q", p.String(), want, got))
+	return field.TypeInvalid(p, got, fmt.Sprintf("%s in body must be of type %s: %q", p.String(), want, got))
 }
 
 func jsonType(v interface{}) string {

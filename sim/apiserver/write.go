@@ -2,15 +2,23 @@ package apiserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strconv"
+	"time"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
-	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	kjson "sigs.k8s.io/json"
 	"sigs.k8s.io/yaml"
 
 	"github.com/conflictlab/conflictlab/sim/api"
@@ -21,6 +29,9 @@ import (
 func (s *Server) update(info api.KindInfo, req api.Request) (*unstructured.Unstructured, error) {
 	if err := checkSubresource(info, req.Subresource); err != nil {
 		return nil, err
+	}
+	if errs := metav1validation.ValidateUpdateOptions(&metav1.UpdateOptions{FieldManager: req.FieldManager}); len(errs) > 0 {
+		return nil, invalidOptions("UpdateOptions", errs)
 	}
 	next, err := s.decode(info, req.Body)
 	if err != nil {
@@ -34,25 +45,30 @@ func (s *Server) update(info api.KindInfo, req api.Request) (*unstructured.Unstr
 		// An update never creates a ConfigMap, a Deployment or a Widget.
 		return nil, notFound(info, req.Ref.Name)
 	}
-	if err := checkRV(info, live, next.GetResourceVersion(), true); err != nil {
+	if err := checkRV(info, live, next.GetResourceVersion()); err != nil {
 		return nil, err
 	}
 	return s.write(info, live, next, req.Subresource, req.FieldManager)
 }
 
-// checkRV is the store's optimistic-concurrency precondition. An empty RV
-// makes the write unconditional where the kind allows it (built-in kinds
-// do; custom resources reject it on update).
-func checkRV(info api.KindInfo, live *unstructured.Unstructured, sent string, isUpdate bool) error {
-	if sent == "" {
-		if isUpdate && !info.Builtin {
+// checkRV is the store's optimistic-concurrency precondition (registry
+// Store.Update). The RV of the object to write is parsed as the storage
+// versioner does: "" and "0" both mean "none". None makes the write
+// unconditional where the kind allows it (built-in kinds do); custom
+// resources refuse it, for an update or a patch whose result lost its RV.
+func checkRV(info api.KindInfo, live *unstructured.Unstructured, sent string) error {
+	var n uint64
+	if sent != "" {
+		var err error
+		if n, err = strconv.ParseUint(sent, 10, 64); err != nil {
+			return unknownServerError(err)
+		}
+	}
+	if n == 0 {
+		if !info.Builtin {
 			return fieldErrRVRequired(info, live.GetName())
 		}
 		return nil
-	}
-	n, err := strconv.ParseUint(sent, 10, 64)
-	if err != nil {
-		return unknownServerError(err)
 	}
 	if strconv.FormatUint(n, 10) != live.GetResourceVersion() {
 		return conflict(info, live.GetName())
@@ -75,50 +91,44 @@ func (s *Server) patch(info api.KindInfo, req api.Request) (*unstructured.Unstru
 	if err := checkSubresource(info, req.Subresource); err != nil {
 		return nil, false, err
 	}
+	// The real handler checks the content type first, then the options,
+	// and only then looks at the object.
+	if !slices.Contains(acceptedPatchTypes(info), string(req.PatchType)) {
+		return nil, false, unsupportedPatch(info)
+	}
+	if errs := metav1validation.ValidatePatchOptions(patchOptions(req), req.PatchType); len(errs) > 0 {
+		return nil, false, invalidOptions("PatchOptions", errs)
+	}
+	transcoded, err := validatePatchBody(req.PatchType, req.Body)
+	if err != nil {
+		return nil, false, err
+	}
 	if req.PatchType == api.ApplyPatch {
-		return s.apply(info, req)
+		return s.apply(info, req, transcoded)
 	}
 	live, ok := s.objects[req.Ref]
 	if !ok {
 		return nil, false, notFound(info, req.Ref.Name)
 	}
-	liveJSON, err := json.Marshal(live.Object)
-	if err != nil {
-		return nil, false, apierrors.NewInternalError(err)
-	}
-	var patched []byte
+	var next *unstructured.Unstructured
 	switch req.PatchType {
-	case api.JSONPatch:
-		if err := handlers.CheckJSONPatchShape(req.Body); err != nil {
-			return nil, false, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
-		}
-		p, err := jsonpatch.DecodePatch(req.Body)
+	case api.JSONPatch, api.MergePatch:
+		liveJSON, err := json.Marshal(live.Object)
 		if err != nil {
-			return nil, false, apierrors.NewBadRequest(err.Error())
+			return nil, false, apierrors.NewInternalError(err)
 		}
-		patched, err = p.Apply(liveJSON)
+		patched, err := applyJSPatch(req.PatchType, liveJSON, req.Body)
 		if err != nil {
-			return nil, false, patchRejected(err)
+			return nil, false, err
 		}
-	case api.MergePatch:
-		patched, err = jsonpatch.MergePatch(liveJSON, req.Body)
-		if err != nil {
-			return nil, false, apierrors.NewBadRequest(err.Error())
+		if next, err = decodePatched(info, patched); err != nil {
+			return nil, false, err
 		}
 	case api.StrategicPatch:
-		if !info.Builtin {
-			return nil, false, unsupportedPatch()
+		var err error
+		if next, err = strategicPatch(info, live, req.Body); err != nil {
+			return nil, false, err
 		}
-		patched, err = strategicpatch.StrategicMergePatch(liveJSON, req.Body, typedFor(info.Kind))
-		if err != nil {
-			return nil, false, apierrors.NewBadRequest(err.Error())
-		}
-	default:
-		return nil, false, apierrors.NewGenericServerResponse(415, "", info.Resource, "", "unsupported patch type "+string(req.PatchType), 0, false)
-	}
-	next, err := s.decode(info, patched)
-	if err != nil {
-		return nil, false, err
 	}
 	if next.GetName() != req.Ref.Name {
 		return nil, false, nameMismatch(next.GetName(), req.Ref.Name)
@@ -126,54 +136,188 @@ func (s *Server) patch(info api.KindInfo, req api.Request) (*unstructured.Unstru
 	// A patch that carries a resourceVersion leaves it in the patched object,
 	// where the store's precondition sees it; one that carries none keeps
 	// the live RV and so always passes.
-	if err := checkRV(info, live, next.GetResourceVersion(), false); err != nil {
+	if err := checkRV(info, live, next.GetResourceVersion()); err != nil {
 		return nil, false, err
 	}
 	obj, err := s.write(info, live, next, req.Subresource, req.FieldManager)
 	return obj, false, err
 }
 
-// apply is server-side apply through the real field manager.
-func (s *Server) apply(info api.KindInfo, req api.Request) (*unstructured.Unstructured, bool, error) {
-	if req.FieldManager == "" {
-		return nil, false, fieldManagerRequired()
+// validatePatchBody is the real handler's validateAndTranscodePatch, run
+// (for the audit log) before the object is looked at: a body that is not
+// JSON, or for apply not YAML, is a 400 whatever the object. It returns
+// an apply body transcoded to JSON.
+func validatePatchBody(pt types.PatchType, body []byte) ([]byte, error) {
+	if pt == api.ApplyPatch {
+		transcoded, err := utilyaml.ToJSON(body)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("error encoding patch: %v", err))
+		}
+		return transcoded, nil
 	}
-	jsonBody, err := yaml.YAMLToJSON(req.Body)
+	if !json.Valid(body) {
+		return nil, apierrors.NewBadRequest("invalid JSON patch")
+	}
+	return body, nil
+}
+
+// maxJSONPatchOperations is the real server's cap on the operations of one
+// JSON patch.
+const maxJSONPatchOperations = 10000
+
+// applyJSPatch applies a JSON patch or a JSON merge patch to the live
+// object's JSON, with the real handler's checks and error classes
+// (jsonPatcher.applyJSPatch; the server's default field validation, Warn,
+// decodes the body strictly first).
+func applyJSPatch(pt types.PatchType, doc, body []byte) ([]byte, error) {
+	switch pt {
+	case api.JSONPatch:
+		if err := handlers.CheckJSONPatchShape(body); err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+		p, err := jsonpatch.DecodePatch(body)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(err.Error())
+		}
+		if len(p) > maxJSONPatchOperations {
+			return nil, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf(
+				"The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOperations, len(p)))
+		}
+		patched, err := p.Apply(doc)
+		if err != nil {
+			return nil, patchRejected(err)
+		}
+		return patched, nil
+	default: // api.MergePatch
+		var m map[string]interface{}
+		if _, err := kjson.UnmarshalStrict(body, &m); err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+		patched, err := jsonpatch.MergePatch(doc, body)
+		switch {
+		case errors.Is(err, jsonpatch.ErrBadJSONPatch):
+			return nil, apierrors.NewBadRequest(err.Error())
+		case err != nil:
+			return nil, unknownServerError(err)
+		}
+		return patched, nil
+	}
+}
+
+// decodePatched decodes the result of a JSON or merge patch. A result the
+// kind cannot hold is the patch's fault: 422 on the field "patch", whose
+// value is the patched document (jsonPatcher.applyPatchToCurrentObject).
+func decodePatched(info api.KindInfo, patched []byte) (*unstructured.Unstructured, error) {
+	var (
+		next *unstructured.Unstructured
+		err  error
+	)
+	if info.Builtin {
+		next, err = decodeTyped(info, patched)
+	} else {
+		next, err = decodeCustom(patched)
+	}
 	if err != nil {
-		return nil, false, apierrors.NewBadRequest(fmt.Sprintf("error decoding YAML: %v", err))
+		return nil, patchInvalid(string(patched), err)
 	}
-	applied := &unstructured.Unstructured{}
-	if err := applied.UnmarshalJSON(jsonBody); err != nil {
-		return nil, false, apierrors.NewBadRequest(err.Error())
+	return next, nil
+}
+
+// strategicPatch is the real smpPatcher: the patch is decoded to a map,
+// merged into the live object's map with the Go type's patch strategies,
+// and the result converted to the Go type (strategicPatchObject and
+// applyPatchToObject in the real handler). Working on maps, as the real
+// handler does, spares two JSON round trips.
+func strategicPatch(info api.KindInfo, live *unstructured.Unstructured, body []byte) (*unstructured.Unstructured, error) {
+	patchMap := map[string]interface{}{}
+	if _, err := kjson.UnmarshalStrict(body, &patchMap); err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
 	}
-	if applied.GetName() != req.Ref.Name {
-		return nil, false, nameMismatch(applied.GetName(), req.Ref.Name)
+	if patchMap == nil {
+		// A "null" body: UnmarshalStrict leaves a nil map, which the
+		// patch library would write into.
+		patchMap = map[string]interface{}{}
+	}
+	// The merge writes into the original map: give it a copy of the live
+	// object, as the real handler gives it a fresh conversion.
+	patchedMap, err := strategicpatch.StrategicMergeMapPatch(runtime.DeepCopyJSON(live.Object), patchMap, typedFor(info.Kind))
+	if err != nil {
+		return nil, interpretStrategicMergePatchError(err)
+	}
+	obj := typedFor(info.Kind)
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(patchedMap, obj, false); err != nil {
+		return nil, patchInvalid(fmt.Sprintf("%+v", patchMap), err)
+	}
+	return typedToUnstructured(info, obj)
+}
+
+// patchOptions are the query parameters of a PATCH. Force is a *bool on the
+// wire; the request's false means "not given".
+func patchOptions(req api.Request) *metav1.PatchOptions {
+	o := &metav1.PatchOptions{FieldManager: req.FieldManager}
+	if req.Force {
+		o.Force = &req.Force
+	}
+	return o
+}
+
+// apply is server-side apply through the real field manager. transcoded
+// is the body as validatePatchBody turned it into JSON.
+func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*unstructured.Unstructured, bool, error) {
+	// The real applyPatcher decodes the body with sigs.k8s.io/yaml into a
+	// plain map; the field manager then checks its apiVersion and kind.
+	// yaml.Unmarshal is YAMLToJSON followed by a JSON decode, and the YAML
+	// was already converted: decode that JSON rather than parse the YAML
+	// twice. Only a body ToJSON passed through untouched (one that looks
+	// like JSON: it starts with "{") may still be YAML, such as {a: 1}.
+	applied := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	var err error
+	if utilyaml.IsJSONBuffer(req.Body) {
+		err = yaml.Unmarshal(req.Body, &applied.Object)
+	} else if err = json.Unmarshal(transcoded, &applied.Object); err != nil {
+		err = fmt.Errorf("error unmarshaling JSON: while decoding JSON: %v", err)
+	}
+	if err != nil {
+		return nil, false, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+	}
+	if applied.Object == nil {
+		applied.Object = map[string]interface{}{}
 	}
 	live, exists := s.objects[req.Ref]
 	base := live
 	if !exists {
+		if req.Subresource != "" {
+			// A subresource never creates its object.
+			return nil, false, notFound(info, req.Ref.Name)
+		}
 		base = &unstructured.Unstructured{Object: map[string]interface{}{}}
 		base.SetGroupVersionKind(info.GVK())
-		base.SetName(req.Ref.Name)
 		base.SetNamespace(req.Ref.Namespace)
 	}
 	fm := s.schema.manager(info.Kind, req.Subresource)
-	out, err := fm.Apply(base.DeepCopy(), applied, req.FieldManager, req.Force)
+	base = base.DeepCopy()
+	marks := markManagedTimes(base)
+	out, err := fm.Apply(base, applied, req.FieldManager, req.Force)
 	if err != nil {
-		if apierrors.IsConflict(err) {
+		// Conflicts and the field manager's own 400s are Status errors;
+		// anything else (an applied value of the wrong type) reaches the
+		// client as the real server sends a plain error: 500, its text.
+		var st apierrors.APIStatus
+		if errors.As(err, &st) {
 			return nil, false, err
 		}
-		return nil, false, apierrors.NewBadRequest(err.Error())
+		return nil, false, unknownServerError(err)
 	}
 	merged := out.(*unstructured.Unstructured)
-	// Round-trip through the typed decoder, as the real patcher does.
-	raw, err := json.Marshal(merged.Object)
-	if err != nil {
-		return nil, false, apierrors.NewInternalError(err)
-	}
-	next, err := s.decode(info, raw)
+	marks.restore(merged, s.now)
+	next, err := typedApplyResult(info, merged)
 	if err != nil {
 		return nil, false, err
+	}
+	// The real patcher checks the name on the merged object: an apply
+	// configuration may leave the name out of an object that exists.
+	if next.GetName() != req.Ref.Name {
+		return nil, false, nameMismatch(next.GetName(), req.Ref.Name)
 	}
 	if !exists {
 		if info.StatusSubresource {
@@ -182,14 +326,39 @@ func (s *Server) apply(info api.KindInfo, req api.Request) (*unstructured.Unstru
 		if errs := validate(info, nil, next); len(errs) > 0 {
 			return nil, false, invalid(info, next.GetName(), errs)
 		}
-		stampManagedFields(nil, next, s.now)
 		return s.store(info, nil, next), true, nil
 	}
-	if err := checkRV(info, live, next.GetResourceVersion(), false); err != nil {
+	if err := checkRV(info, live, next.GetResourceVersion()); err != nil {
 		return nil, false, err
 	}
 	obj, err := s.finish(info, live, next, req.Subresource)
 	return obj, false, err
+}
+
+// typedApplyResult turns the field manager's merged object into the stored
+// form. A built-in kind goes through its Go type, as the real field
+// manager's converter takes it (FromUnstructured: unknown fields fall away,
+// YAML's float64 integers become ints). A custom resource is round-tripped
+// through JSON, which also gives its integers back their int64 form.
+func typedApplyResult(info api.KindInfo, merged *unstructured.Unstructured) (*unstructured.Unstructured, error) {
+	if !info.Builtin {
+		raw, err := json.Marshal(merged.Object)
+		if err != nil {
+			return nil, apierrors.NewInternalError(err)
+		}
+		return decodePatched(info, raw)
+	}
+	obj := typedFor(info.Kind)
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(merged.Object, obj); err != nil {
+		// The real field manager fails the same conversion with a plain
+		// error: 500.
+		return nil, unknownServerError(fmt.Errorf("failed to convert new object (%s) to proper version: %v", info.GVK(), err))
+	}
+	next, err := typedToUnstructured(info, obj)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	return next, nil
 }
 
 // write completes an update or a non-apply patch: the subresource decides
@@ -197,11 +366,15 @@ func (s *Server) apply(info api.KindInfo, req api.Request) (*unstructured.Unstru
 // what, then finish.
 func (s *Server) write(info api.KindInfo, live, next *unstructured.Unstructured, sub, manager string) (*unstructured.Unstructured, error) {
 	next = s.subresourceView(info, live, next, sub)
-	out, err := s.schema.manager(info.Kind, sub).Update(live.DeepCopy(), next, managerName(manager))
+	base := live.DeepCopy()
+	marks := markManagedTimes(base, next)
+	out, err := s.schema.manager(info.Kind, sub).Update(base, next, managerName(manager))
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
-	return s.finish(info, live, out.(*unstructured.Unstructured), sub)
+	obj := out.(*unstructured.Unstructured)
+	marks.restore(obj, s.now)
+	return s.finish(info, live, obj, sub)
 }
 
 // subresourceView keeps only the part of the body the endpoint owns: a write
@@ -231,7 +404,7 @@ func (s *Server) subresourceView(info api.KindInfo, live, next *unstructured.Uns
 }
 
 // finish is common to every write of an existing object: server-owned
-// metadata, generation, validation, timestamps, the no-op rule, the store.
+// metadata, generation, validation, the no-op rule, the store.
 func (s *Server) finish(info api.KindInfo, live, next *unstructured.Unstructured, sub string) (*unstructured.Unstructured, error) {
 	if info.StatusSubresource && sub == "" {
 		if st, ok := live.Object["status"]; ok {
@@ -241,15 +414,14 @@ func (s *Server) finish(info api.KindInfo, live, next *unstructured.Unstructured
 		}
 	}
 	keepServerMetadata(live, next)
-	if tracksGeneration(info) && specChanged(live, next) {
+	if tracksGeneration(info) && (specChanged(live, next) || (info.Kind == api.Deployment && annotationsChanged(live, next))) {
 		next.SetGeneration(live.GetGeneration() + 1)
 	}
 	if errs := validate(info, live, next); len(errs) > 0 {
 		return nil, invalid(info, next.GetName(), errs)
 	}
-	stampManagedFields(live, next, s.now)
 	next.SetResourceVersion(live.GetResourceVersion())
-	if apiequality.Semantic.DeepEqual(live.Object, next.Object) {
+	if sameObject(live, next) {
 		// Nothing changed: 200 with the live object, no new RV, no event.
 		return live, nil
 	}
@@ -272,26 +444,76 @@ func tracksGeneration(info api.KindInfo) bool { return info.Kind != api.ConfigMa
 
 // specChanged: generation counts changes to anything but metadata and status.
 func specChanged(live, next *unstructured.Unstructured) bool {
-	strip := func(u *unstructured.Unstructured) map[string]interface{} {
-		m := map[string]interface{}{}
-		for k, v := range u.Object {
-			if k != "metadata" && k != "status" {
-				m[k] = v
-			}
-		}
-		return m
+	return !sameFields(live.Object, next.Object, func(k string) bool { return k != "metadata" && k != "status" })
+}
+
+// annotationsChanged: a Deployment's generation also counts annotation
+// changes, "because annotations are copied from deployments to their
+// replica sets" (deploymentStrategy.PrepareForUpdate; Semantic equality, so
+// no annotations and an empty map are the same).
+func annotationsChanged(live, next *unstructured.Unstructured) bool {
+	a, b := live.GetAnnotations(), next.GetAnnotations()
+	if len(a) != len(b) {
+		return true
 	}
-	return !apiequality.Semantic.DeepEqual(strip(live), strip(next))
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return true
+		}
+	}
+	return false
+}
+
+// sameObject is the store's no-op test: would writing next change what is
+// stored? The real store compares the encoded bytes. Stored objects hold
+// only JSON values, so reflect.DeepEqual is the closest match (unlike
+// apimachinery's Semantic equality it keeps [] and null apart, as bytes
+// do) and much cheaper. The metadata, which carries the bulky
+// managedFields, is compared last: a real change usually shows in the rest.
+func sameObject(live, next *unstructured.Unstructured) bool {
+	if len(live.Object) != len(next.Object) {
+		return false
+	}
+	return sameFields(live.Object, next.Object, func(k string) bool { return k != "metadata" }) &&
+		reflect.DeepEqual(live.Object["metadata"], next.Object["metadata"])
+}
+
+// sameFields compares the top-level fields of a and b that keep selects.
+func sameFields(a, b map[string]interface{}, keep func(string) bool) bool {
+	for k, va := range a {
+		if !keep(k) {
+			continue
+		}
+		vb, ok := b[k]
+		if !ok || !reflect.DeepEqual(va, vb) {
+			return false
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; keep(k) && !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // store advances the cluster-wide revision and records the watch event. An
 // object being deleted whose last finalizer just went is removed instead.
 func (s *Server) store(info api.KindInfo, live, next *unstructured.Unstructured) *unstructured.Unstructured {
-	s.rv++
-	rv := strconv.FormatInt(s.rv, 10)
-	next.SetResourceVersion(rv)
 	ref := api.RefOf(next)
 	ref.Kind = info.Kind
+	if live != nil && live.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0 {
+		// The registry's ShouldDeleteDuringUpdate/deleteWithoutFinalizers:
+		// the update is never written, the stored object is deleted. The
+		// DELETED event carries what was stored (still listing its
+		// finalizers), and the client gets back the object of its request,
+		// at the resourceVersion it was read at.
+		s.remove(ref, live)
+		next.SetResourceVersion(live.GetResourceVersion())
+		return next
+	}
+	s.rv++
+	next.SetResourceVersion(strconv.FormatInt(s.rv, 10))
 	if live == nil {
 		s.uids++
 		next.SetUID(uidFor(s.uids))
@@ -303,14 +525,21 @@ func (s *Server) store(info api.KindInfo, live, next *unstructured.Unstructured)
 		s.events = append(s.events, Event{Type: Added, RV: s.rv, Object: next})
 		return next
 	}
-	if next.GetDeletionTimestamp() != nil && len(next.GetFinalizers()) == 0 {
-		delete(s.objects, ref)
-		s.events = append(s.events, Event{Type: Deleted, RV: s.rv, Object: next})
-		return next
-	}
 	s.objects[ref] = next
 	s.events = append(s.events, Event{Type: Modified, RV: s.rv, Object: next})
 	return next
+}
+
+// remove deletes the stored object: a write of its own (etcd's delete is a
+// revision), whose DELETED event carries the object's last stored state at
+// that new revision, as etcd's watch reports a delete. It returns that state.
+func (s *Server) remove(ref api.Ref, live *unstructured.Unstructured) *unstructured.Unstructured {
+	s.rv++
+	last := live.DeepCopy()
+	last.SetResourceVersion(strconv.FormatInt(s.rv, 10))
+	delete(s.objects, ref)
+	s.events = append(s.events, Event{Type: Deleted, RV: s.rv, Object: last})
+	return last
 }
 
 // uidFor makes deterministic UIDs shaped like real ones.
@@ -324,18 +553,35 @@ func (s *Server) delete(info api.KindInfo, ref api.Ref) (*unstructured.Unstructu
 	if !ok {
 		return nil, notFound(info, ref.Name)
 	}
-	next := live.DeepCopy()
-	if len(live.GetFinalizers()) > 0 {
-		if live.GetDeletionTimestamp() != nil {
-			return live, nil
-		}
-		now := metav1.NewTime(s.now)
-		next.SetDeletionTimestamp(&now)
-		var zero int64
-		next.SetDeletionGracePeriodSeconds(&zero)
-		return s.store(info, live, next), nil
+	if len(live.GetFinalizers()) == 0 {
+		// None of the served kinds deletes gracefully: the object goes at
+		// once, in its last state; it never gets a deletionTimestamp.
+		// (A real server answers a ConfigMap DELETE with a Status; the
+		// simulator answers with the deleted object at its deletion RV.)
+		return s.remove(ref, live), nil
 	}
-	now := metav1.NewTime(s.now)
-	next.SetDeletionTimestamp(&now)
+	next := live.DeepCopy()
+	markAsDeleting(next, s.now)
+	if sameObject(live, next) {
+		// A repeated DELETE of an object already being deleted changes
+		// nothing, and a write that changes nothing is not written.
+		return live, nil
+	}
 	return s.store(info, live, next), nil
+}
+
+// markAsDeleting is the registry's (generic/registry/store.go): the first
+// DELETE of an object with finalizers bumps its generation (if it has one),
+// sets deletionTimestamp to now unless an earlier one is set, and the grace
+// period to 0.
+func markAsDeleting(u *unstructured.Unstructured, now time.Time) {
+	if u.GetDeletionTimestamp() == nil && u.GetGeneration() > 0 {
+		u.SetGeneration(u.GetGeneration() + 1)
+	}
+	if ts := u.GetDeletionTimestamp(); ts == nil || ts.Time.After(now) {
+		t := metav1.NewTime(now)
+		u.SetDeletionTimestamp(&t)
+	}
+	var zero int64
+	u.SetDeletionGracePeriodSeconds(&zero)
 }

@@ -16,8 +16,11 @@ type jsonPatchOp struct {
 }
 
 // CheckJSONPatchShape reports the decode error the real server reports for a
-// body that is not a list of operations.
+// body that is not a list of operations. The server's default field
+// validation (Warn) decodes strictly: unknown or duplicate fields are only
+// warnings, so just the fatal error counts.
 func CheckJSONPatchShape(body []byte) error {
 	var ops []jsonPatchOp
-	return kjson.UnmarshalCaseSensitivePreserveInts(body, &ops)
+	_, err := kjson.UnmarshalStrict(body, &ops)
+	return err
 }
