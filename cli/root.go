@@ -116,6 +116,7 @@ for the tutorial; the subcommands run the same simulator headless.`,
 	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(newSimCmd(env), newExploreCmd(env), newProgressCmd(env))
+	root.AddCommand(lessonCommands(root, env)...)
 	return root
 }
 

@@ -57,7 +57,7 @@ const WidgetGroup = "oracle.example.com"
 var kinds = map[Kind]KindInfo{
 	ConfigMap: {Kind: ConfigMap, APIVersion: "v1", Resource: schema.GroupResource{Resource: "configmaps"}, Builtin: true},
 	Deployment: {Kind: Deployment, APIVersion: "apps/v1",
-		Resource: schema.GroupResource{Group: "apps", Resource: "deployments"}, Builtin: true},
+		Resource: schema.GroupResource{Group: "apps", Resource: "deployments"}, Builtin: true, StatusSubresource: true},
 	Widget: {Kind: Widget, APIVersion: WidgetGroup + "/v1",
 		Resource: schema.GroupResource{Group: WidgetGroup, Resource: "widgets"}, StatusSubresource: true},
 }

@@ -295,8 +295,11 @@ func (m Mutation) Undoes(other Mutation) bool {
 	elementOp := func(op Op) bool { return op == AddToSet || op == Append || op == RemoveFromList }
 	switch {
 	case elementOp(m.Op) && elementOp(other.Op):
-		return m.Op != other.Op && sameValue(m.Value, other.Value) ||
-			(m.Op == Append && other.Op == Append) // an append rewrites a string list
+		// Only taking out the element other put in (or putting back the
+		// one it took out) undoes it; a second append of another value
+		// that drops other's element wrote from a stale copy.
+		adds := func(op Op) bool { return op == AddToSet || op == Append }
+		return adds(m.Op) != adds(other.Op) && sameValue(m.Value, other.Value)
 	case elementOp(m.Op):
 		// Adding or removing one element does not mean to change a field
 		// someone set as a whole, unless that field is the list itself.

@@ -1,0 +1,337 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/snippets"
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// lessonsFlag is the root flag that names a lesson pack folder.
+const lessonsFlag = "lessons"
+
+// LessonsDir returns the folder given with the root flag --lessons, or ""
+// when the built-in course is to be used. Any command of the tree (the
+// tutorial screen included) can ask.
+func LessonsDir(cmd *cobra.Command) string {
+	if cmd == nil {
+		return ""
+	}
+	f := cmd.Root().PersistentFlags().Lookup(lessonsFlag)
+	if f == nil {
+		return ""
+	}
+	return f.Value.String()
+}
+
+// LoadPack loads the lesson pack named by --lessons, or the built-in course
+// when the flag is not given. It does not run the races: see Pack.Check.
+func LoadPack(cmd *cobra.Command) (*lessons.Pack, error) {
+	dir := LessonsDir(cmd)
+	if dir == "" {
+		return lessons.Course()
+	}
+	return loadPackDir(dir)
+}
+
+func loadPackDir(dir string) (*lessons.Pack, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s: not a folder (a lesson pack is a folder of lesson files)", dir)
+	}
+	p, err := lessons.Load(os.DirFS(dir))
+	if err != nil {
+		return nil, placeErrors(dir, err)
+	}
+	return p, nil
+}
+
+// lessonCommands registers the root flag --lessons and returns the
+// commands that work on lessons and on the quiz.
+func lessonCommands(root *cobra.Command, env Env) []*cobra.Command {
+	root.PersistentFlags().String(lessonsFlag, "", "use the lesson pack in this folder instead of the built-in course")
+	return []*cobra.Command{newLessonsCmd(env), newQuizCmd(env)}
+}
+
+func newLessonsCmd(env Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "lessons",
+		Short: "List or validate lesson packs",
+		Long: `Lesson packs are folders of lesson files (YAML) and the scenarios they race;
+the built-in course is one. See docs/lessons-format.md.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+	}
+	cmd.AddCommand(newLessonsValidateCmd(env), newLessonsListCmd(env))
+	return cmd
+}
+
+func newLessonsValidateCmd(env Env) *cobra.Command {
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "validate [DIR]",
+		Short: "Load a lesson pack, run every race and check every claim",
+		Long: `Loads every lesson of the pack in DIR (default: the folder given with --lessons,
+or the built-in course), runs every scenario each step points to and checks
+every claim the way the course's own test does: step claims must hold, a
+correct option's claims must hold and a wrong option's must not, and a choose
+step's goal must be met exactly by its correct strategies.
+
+Problems are reported one a line as FILE:LINE: field: message.
+
+Exit codes: 0 every claim holds, 1 the pack has problems, 2 usage error.`,
+		Example: `  conflictlab lessons validate examples/pack
+  conflictlab lessons validate -v lessons/course`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := LessonsDir(cmd)
+			if len(args) == 1 {
+				dir = args[0]
+			}
+			var (
+				p    *lessons.Pack
+				err  error
+				name = dir
+			)
+			if dir == "" {
+				name = "built-in course"
+				p, err = lessons.Course()
+			} else {
+				p, err = loadPackDir(dir)
+			}
+			if err != nil {
+				printErrors(env.Stderr, err)
+				return invalidErr(fmt.Errorf("%s: the pack does not load", name))
+			}
+			if verbose {
+				explainPack(env.Stdout, p)
+			}
+			err = errors.Join(checkCode(p), p.Check())
+			if err != nil {
+				if dir != "" {
+					err = placeErrors(dir, err)
+				}
+				n := printErrors(env.Stderr, err)
+				return invalidErr(fmt.Errorf("%s: %d problem(s)", name, n))
+			}
+			st := packStats(p)
+			fmt.Fprintf(env.Stdout, "%s: %s, %s, %s, %s, %s: every claim holds\n", name,
+				countOf(len(p.Lessons), "lesson"), countOf(st.steps, "step"), countOf(st.questions, "question"),
+				countOf(st.races, "race"), countOf(st.claims, "claim"))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print what every race and every option's race produced")
+	return cmd
+}
+
+func newLessonsListCmd(env Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list [DIR]",
+		Short: "List the lessons of a pack",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var (
+				p   *lessons.Pack
+				err error
+			)
+			if len(args) == 1 {
+				p, err = loadPackDir(args[0])
+			} else {
+				p, err = LoadPack(cmd)
+			}
+			if err != nil {
+				printErrors(env.Stderr, err)
+				return invalidErr(errors.New("the pack does not load"))
+			}
+			for i, l := range p.Lessons {
+				fmt.Fprintf(env.Stdout, "%2d  %-22s %-36s %2d steps  %s\n", i+1, l.ID, l.Title, len(l.Steps), strings.Join(l.Concepts, ", "))
+			}
+			return nil
+		},
+	}
+}
+
+// checkCode reports every code: name that is neither a built-in snippet
+// nor a file of the pack.
+func checkCode(p *lessons.Pack) error {
+	var errs []error
+	for _, l := range p.Lessons {
+		for i, s := range l.Steps {
+			field := fmt.Sprintf("steps[%d]", i)
+			if s.Code != "" {
+				if _, err := snippets.Resolve(s.Code, p); err != nil {
+					errs = append(errs, &lessons.Error{File: l.File, Line: s.Line, Field: field + ".code", Msg: err.Error()})
+				}
+			}
+			for k, o := range s.Options {
+				if o.Code == "" {
+					continue
+				}
+				if _, err := snippets.Resolve(o.Code, p); err != nil {
+					errs = append(errs, &lessons.Error{File: l.File, Line: o.Line, Field: fmt.Sprintf("%s.options[%d].code", field, k), Msg: err.Error()})
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type packCounts struct{ steps, questions, races, claims int }
+
+func packStats(p *lessons.Pack) packCounts {
+	var s packCounts
+	for _, l := range p.Lessons {
+		for _, st := range l.Steps {
+			s.steps++
+			if st.Kind != lessons.Read {
+				s.questions++
+			}
+			if st.Race != nil {
+				s.races++
+			}
+			s.claims += len(st.Claims)
+			for _, o := range st.Options {
+				s.claims += len(o.Claims)
+			}
+		}
+	}
+	return s
+}
+
+// placeErrors puts dir in front of the file names of lesson and scenario
+// errors, so that they read as paths from the working directory.
+func placeErrors(dir string, err error) error {
+	var out []error
+	for _, e := range flattenErrors(err) {
+		var le *lessons.Error
+		var se *scenario.Error
+		switch {
+		case errors.As(e, &le):
+			c := *le
+			c.File = filepath.Join(dir, c.File)
+			if c.Line == 0 {
+				// YAML syntax errors carry their line in the message.
+				if m := lessonYAMLLine.FindStringSubmatch(c.Msg); m != nil {
+					c.Line, _ = strconv.Atoi(m[1])
+					c.Msg = m[2]
+				}
+			}
+			out = append(out, &c)
+		case errors.As(e, &se):
+			c := *se
+			c.File = filepath.Join(dir, c.File)
+			out = append(out, &c)
+		default:
+			out = append(out, e)
+		}
+	}
+	return errors.Join(out...)
+}
+
+// lessonYAMLLine finds the line yaml.v3 puts in its messages ("line 12: …").
+var lessonYAMLLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// flatten undoes errors.Join and scenario.ErrorList, depth first.
+func flattenErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if l, ok := err.(scenario.ErrorList); ok {
+		out := make([]error, len(l))
+		for i, e := range l {
+			out[i] = e
+		}
+		return out
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flattenErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// printErrors writes one problem a line and returns how many there were.
+func printErrors(w io.Writer, err error) int {
+	errs := flattenErrors(err)
+	for _, e := range errs {
+		fmt.Fprintln(w, e)
+	}
+	return len(errs)
+}
+
+// explainPack prints, for every race of the pack, what it produced: the
+// author's view of the solver's work.
+func explainPack(w io.Writer, p *lessons.Pack) {
+	for _, l := range p.Lessons {
+		fmt.Fprintf(w, "%s (%s)\n", l.ID, l.File)
+		for i, s := range l.Steps {
+			if s.Race == nil {
+				continue
+			}
+			fmt.Fprintf(w, "  steps[%d] %s %q · %s", i, s.Kind, s.Title, s.Race.Scenario)
+			if len(s.Race.Schedule) > 0 {
+				fmt.Fprintf(w, " · schedule %s", strings.Join(s.Race.Schedule, ","))
+			}
+			fmt.Fprintln(w)
+			if s.Kind == lessons.Choose {
+				for k := range s.Options {
+					o := &s.Options[k]
+					out, err := p.Run(s, o)
+					fmt.Fprintf(w, "    %-3s %-14s %s\n", correctMark(o.Correct), o.ID, describeOutcome(out, err))
+				}
+				continue
+			}
+			out, err := p.Run(s, nil)
+			fmt.Fprintf(w, "    race: %s\n", describeOutcome(out, err))
+		}
+	}
+}
+
+func countOf(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+func correctMark(correct bool) string {
+	if correct {
+		return "(+)"
+	}
+	return "(-)"
+}
+
+func describeOutcome(o *race.Outcome, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var parts []string
+	parts = append(parts, o.Verdict)
+	for _, l := range o.Lost {
+		parts = append(parts, "lost "+l.Field+" ("+l.Owner+")")
+	}
+	for _, c := range o.Controllers {
+		parts = append(parts, fmt.Sprintf("%s:%s req=%d 409=%d", c.Name, c.Status, c.Stats.Requests, c.Stats.Conflicts))
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,512 @@
+// Package quiz is the question bank that goes with the course, and the
+// engine that draws a quiz from it: filtered by topic, a given number of
+// questions, in an order (and with option orders) fixed by a seed, scored,
+// with the missed questions kept for review.
+//
+// Questions are data (bank/*.yaml, one file per topic). Race questions name
+// a scenario of the course and a schedule, and every option carries claims
+// the simulator checks; method questions run the race with each option's
+// write strategy against a goal. Verify runs them all, so a question cannot
+// state an answer the simulator does not produce.
+//
+// The engine has no I/O: the line-oriented `conflictlab quiz` drives it, and
+// a screen can drive it the same way (NewSession, Current, Answer, Done,
+// Score).
+package quiz
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/sim/controller"
+)
+
+// Kind is what a question asks for.
+type Kind string
+
+const (
+	// Choice is a plain multiple-choice question.
+	Choice Kind = "choice"
+	// Race asks for the outcome of a race (scenario + schedule); each
+	// option's claims are checked against the simulator.
+	Race Kind = "race"
+	// Bug shows a snippet and asks for its defect.
+	Bug Kind = "bug"
+	// Method asks for the write method; each option's strategy runs the
+	// race, and the goal must be met exactly by the correct one.
+	Method Kind = "method"
+)
+
+// Kinds lists the kinds in the order the docs present them.
+var Kinds = []Kind{Choice, Race, Bug, Method}
+
+// MaxOptions is the number of answer letters (a–d).
+const MaxOptions = 4
+
+// Question is one question of the bank.
+type Question struct {
+	ID   string
+	Kind Kind
+	// Lesson is the ID of the lesson that teaches the answer.
+	Lesson string
+	// Concepts are the ideas tested, by key of lessons.Concepts.
+	Concepts []string
+	// Text is the question (Markdown).
+	Text string
+	// Snippet names the code shown with the question (see lessons/snippets).
+	Snippet string
+	// Scenario is a scenario of the course (e.g. scenarios/counter.yaml),
+	// played with Schedule; Apply names the controllers a method option's
+	// strategy changes (all when empty).
+	Scenario string
+	Schedule []string
+	Apply    []string
+	// Goal is what a method question's correct strategy achieves.
+	Goal    []lessons.Claim
+	Options []Option
+	// Explanation is shown after the answer, right or wrong.
+	Explanation string
+	// File and Line place the question, for messages.
+	File string
+	Line int
+}
+
+// Option is one answer.
+type Option struct {
+	Text    string
+	Correct bool
+	// Claims (race questions) hold in the simulator exactly when the
+	// option is correct.
+	Claims []lessons.Claim
+	// Strategy (method questions) is the write the option stands for.
+	Strategy *lessons.Strategy
+	Line     int
+}
+
+// Answer returns the index of the correct option.
+func (q *Question) Answer() int {
+	for i, o := range q.Options {
+		if o.Correct {
+			return i
+		}
+	}
+	return -1
+}
+
+// HasTopic reports whether the question is about topic: its lesson's ID or
+// one of its concepts.
+func (q *Question) HasTopic(topic string) bool {
+	if topic == "" || q.Lesson == topic {
+		return true
+	}
+	for _, c := range q.Concepts {
+		if c == topic {
+			return true
+		}
+	}
+	return false
+}
+
+// Bank is a set of questions.
+type Bank struct {
+	Questions []*Question
+}
+
+// Question returns the question with the given ID, or nil.
+func (b *Bank) Question(id string) *Question {
+	for _, q := range b.Questions {
+		if q.ID == id {
+			return q
+		}
+	}
+	return nil
+}
+
+// Topics lists the lesson IDs and concept keys the bank's questions are
+// tagged with, sorted.
+func (b *Bank) Topics() []string {
+	seen := map[string]bool{}
+	for _, q := range b.Questions {
+		seen[q.Lesson] = true
+		for _, c := range q.Concepts {
+			seen[c] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+//go:embed bank/*.yaml
+var bankFiles embed.FS
+
+// Default returns the built-in bank.
+func Default() (*Bank, error) {
+	sub, err := fs.Sub(bankFiles, "bank")
+	if err != nil {
+		return nil, err
+	}
+	return Load(sub)
+}
+
+// Load reads every *.yaml file at the top of fsys, in name order.
+func Load(fsys fs.FS) (*Bank, error) {
+	names, err := fs.Glob(fsys, "*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return nil, errors.New("no question files (*.yaml)")
+	}
+	b := &Bank{}
+	var errs []error
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		qs, err := Parse(name, data)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		b.Questions = append(b.Questions, qs...)
+	}
+	seen := map[string]*Question{}
+	for _, q := range b.Questions {
+		if prev, dup := seen[q.ID]; dup {
+			errs = append(errs, &Error{File: q.File, Line: q.Line, Msg: fmt.Sprintf("id %q is also used at %s:%d", q.ID, prev.File, prev.Line)})
+		}
+		seen[q.ID] = q
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return b, nil
+}
+
+// Error is a problem with a question, placed in its file.
+type Error struct {
+	File string
+	Line int
+	ID   string
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	if e.ID != "" {
+		b.WriteString(": " + e.ID)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+type fileQuestion struct {
+	ID          string      `yaml:"id"`
+	Kind        string      `yaml:"kind"`
+	Lesson      string      `yaml:"lesson"`
+	Concepts    []string    `yaml:"concepts"`
+	Text        string      `yaml:"question"`
+	Snippet     string      `yaml:"snippet"`
+	Scenario    string      `yaml:"scenario"`
+	Schedule    []string    `yaml:"schedule"`
+	Apply       []string    `yaml:"apply"`
+	Goal        []yaml.Node `yaml:"goal"`
+	Options     []yaml.Node `yaml:"options"`
+	Explanation string      `yaml:"explanation"`
+}
+
+type fileOption struct {
+	Text     string        `yaml:"text"`
+	Correct  bool          `yaml:"correct"`
+	Claims   []yaml.Node   `yaml:"claims"`
+	Strategy *fileStrategy `yaml:"strategy"`
+}
+
+type fileStrategy struct {
+	Write  string `yaml:"write"`
+	Read   string `yaml:"read"`
+	WithRV *bool  `yaml:"withRV"`
+	Test   string `yaml:"test"`
+	Force  *bool  `yaml:"force"`
+	Retry  string `yaml:"retry"`
+}
+
+// yamlLine finds the line yaml.v3 puts in its messages ("line 12: …").
+var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// Parse reads one question file: a YAML list of questions.
+func Parse(file string, data []byte) ([]*Question, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		e := &Error{File: file, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		if m := yamlLine.FindStringSubmatch(e.Msg); m != nil {
+			e.Line, _ = strconv.Atoi(m[1])
+			e.Msg = m[2]
+		}
+		return nil, e
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.SequenceNode {
+		return nil, &Error{File: file, Line: 1, Msg: "want a list of questions"}
+	}
+	var out []*Question
+	var errs []error
+	for _, n := range doc.Content[0].Content {
+		q, err := parseQuestion(file, n)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, q)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return out, nil
+}
+
+func parseQuestion(file string, n *yaml.Node) (*Question, error) {
+	var fq fileQuestion
+	if err := strict(n, &fq); err != nil {
+		return nil, placed(file, n, "", err)
+	}
+	q := &Question{ID: fq.ID, Kind: Kind(fq.Kind), Lesson: fq.Lesson, Concepts: fq.Concepts, Text: strings.TrimSpace(fq.Text),
+		Snippet: fq.Snippet, Scenario: fq.Scenario, Schedule: fq.Schedule, Apply: fq.Apply,
+		Explanation: strings.TrimSpace(fq.Explanation), File: file, Line: n.Line}
+	fail := func(line int, format string, args ...interface{}) error {
+		return &Error{File: file, Line: line, ID: q.ID, Msg: fmt.Sprintf(format, args...)}
+	}
+	var errs []error
+	for _, req := range []struct{ name, v string }{{"id", q.ID}, {"lesson", q.Lesson}, {"question", q.Text}, {"explanation", q.Explanation}} {
+		if strings.TrimSpace(req.v) == "" {
+			errs = append(errs, fail(n.Line, "%s is required", req.name))
+		}
+	}
+	if len(q.Concepts) == 0 {
+		errs = append(errs, fail(n.Line, "concepts: name at least one concept"))
+	}
+	for _, c := range q.Concepts {
+		if _, ok := lessons.Concepts[c]; !ok {
+			errs = append(errs, fail(lineOf(n, "concepts"), "unknown concept %q", c))
+		}
+	}
+	switch q.Kind {
+	case Choice:
+	case Race, Method:
+		if q.Scenario == "" {
+			errs = append(errs, fail(n.Line, "a %s question needs a scenario", q.Kind))
+		}
+	case Bug:
+		if q.Snippet == "" {
+			errs = append(errs, fail(n.Line, "a bug question needs a snippet"))
+		}
+	default:
+		errs = append(errs, fail(lineOf(n, "kind"), "kind %q: want choice, race, bug or method", fq.Kind))
+	}
+	if q.Kind != Method && len(fq.Goal) > 0 {
+		errs = append(errs, fail(lineOf(n, "goal"), "only method questions have a goal"))
+	}
+	for i := range fq.Goal {
+		c, err := parseClaim(file, &fq.Goal[i])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		q.Goal = append(q.Goal, c)
+	}
+	if q.Kind == Method && len(q.Goal) == 0 {
+		errs = append(errs, fail(n.Line, "a method question needs goal claims"))
+	}
+	correct := 0
+	for i := range fq.Options {
+		o, err := parseOption(file, q, &fq.Options[i])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if o.Correct {
+			correct++
+		}
+		q.Options = append(q.Options, o)
+	}
+	if len(errs) == 0 {
+		if len(q.Options) < 2 || len(q.Options) > MaxOptions {
+			errs = append(errs, fail(lineOf(n, "options"), "want 2 to %d options, got %d", MaxOptions, len(q.Options)))
+		}
+		if correct != 1 {
+			errs = append(errs, fail(lineOf(n, "options"), "want exactly one correct option, got %d", correct))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return q, nil
+}
+
+func parseOption(file string, q *Question, n *yaml.Node) (Option, error) {
+	var fo fileOption
+	if err := strict(n, &fo); err != nil {
+		return Option{}, placed(file, n, q.ID, err)
+	}
+	o := Option{Text: strings.TrimSpace(fo.Text), Correct: fo.Correct, Line: n.Line}
+	fail := func(format string, args ...interface{}) error {
+		return &Error{File: file, Line: n.Line, ID: q.ID, Msg: fmt.Sprintf(format, args...)}
+	}
+	if o.Text == "" {
+		return o, fail("an option needs text")
+	}
+	for i := range fo.Claims {
+		c, err := parseClaim(file, &fo.Claims[i])
+		if err != nil {
+			return o, err
+		}
+		o.Claims = append(o.Claims, c)
+	}
+	switch {
+	case q.Kind == Race && len(o.Claims) == 0:
+		return o, fail("a race option needs claims the simulator can confirm or refute")
+	case q.Kind != Race && len(o.Claims) > 0:
+		return o, fail("only race options carry claims (method questions state a goal)")
+	case q.Kind == Method && fo.Strategy == nil:
+		return o, fail("a method option needs a strategy")
+	case q.Kind != Method && fo.Strategy != nil:
+		return o, fail("only method options carry a strategy")
+	}
+	if fo.Strategy != nil {
+		s, err := parseStrategy(fo.Strategy)
+		if err != nil {
+			return o, fail("strategy: %v", err)
+		}
+		o.Strategy = &s
+	}
+	return o, nil
+}
+
+func parseClaim(file string, n *yaml.Node) (lessons.Claim, error) {
+	var c lessons.Claim
+	if err := strict(n, &c); err != nil {
+		return c, placed(file, n, "", err)
+	}
+	c.Line = n.Line
+	set := 0
+	for _, b := range []bool{c.Verdict != "", c.Lost != "", c.Kept != "", c.Code != nil, c.Final != nil, c.Message != "",
+		c.Requests != nil, c.Conflicts != nil, c.Status != nil, c.Explore != nil} {
+		if b {
+			set++
+		}
+	}
+	if set != 1 {
+		return c, &Error{File: file, Line: n.Line, Msg: fmt.Sprintf("a claim states exactly one thing, this one states %d", set)}
+	}
+	if c.Explore != nil {
+		switch c.Explore.Count {
+		case "none", "some", "all":
+		default:
+			return c, &Error{File: file, Line: n.Line, Msg: fmt.Sprintf("explore count %q: want none, some or all", c.Explore.Count)}
+		}
+	}
+	return c, nil
+}
+
+// parseStrategy reads a strategy the way lesson files write it.
+func parseStrategy(f *fileStrategy) (lessons.Strategy, error) {
+	s := lessons.Strategy{WithRV: f.WithRV, Force: f.Force}
+	if f.Write != "" {
+		ok := false
+		for _, w := range controller.WriteMethods {
+			ok = ok || string(w) == f.Write
+		}
+		if !ok {
+			return s, fmt.Errorf("write %q: unknown write method", f.Write)
+		}
+		s.Write = controller.WriteMethod(f.Write)
+	}
+	switch f.Read {
+	case "", string(controller.FromLister), string(controller.FromLive):
+		s.Read = controller.ReadSource(f.Read)
+	default:
+		return s, fmt.Errorf("read %q: want lister or live", f.Read)
+	}
+	switch f.Test {
+	case "":
+	case "none":
+		t := controller.TestNone
+		s.Test = &t
+	case string(controller.TestRV), string(controller.TestValues):
+		t := controller.TestMode(f.Test)
+		s.Test = &t
+	default:
+		return s, fmt.Errorf("test %q: want none, resourceVersion or values", f.Test)
+	}
+	if f.Retry != "" {
+		r, ok := lessons.RetryPresets[f.Retry]
+		if !ok {
+			return s, fmt.Errorf("retry %q: not a retry preset", f.Retry)
+		}
+		s.Retry = &r
+	}
+	return s, nil
+}
+
+// strict decodes a mapping, refusing keys the struct does not have.
+func strict(n *yaml.Node, v interface{}) error {
+	if n.Kind != yaml.MappingNode {
+		return &Error{Line: n.Line, Msg: "want a mapping (key: value)"}
+	}
+	known := map[string]bool{}
+	t := reflect.TypeOf(v).Elem()
+	for i := 0; i < t.NumField(); i++ {
+		name := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		if name != "" && name != "-" {
+			known[name] = true
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; !known[k.Value] {
+			return &Error{Line: k.Line, Msg: fmt.Sprintf("unknown field %q", k.Value)}
+		}
+	}
+	return n.Decode(v)
+}
+
+func placed(file string, n *yaml.Node, id string, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		c := *e
+		c.File, c.ID = file, id
+		if c.Line == 0 {
+			c.Line = n.Line
+		}
+		return &c
+	}
+	return &Error{File: file, Line: n.Line, ID: id, Msg: strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")}
+}
+
+func lineOf(n *yaml.Node, key string) int {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i].Line
+		}
+	}
+	return n.Line
+}
