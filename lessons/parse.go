@@ -76,12 +76,13 @@ type optionFile struct {
 	Label    string        `yaml:"label"`
 	Correct  bool          `yaml:"correct"`
 	Feedback string        `yaml:"feedback"`
-	Strategy *strategyFile `yaml:"strategy"`
+	Strategy *StrategySpec `yaml:"strategy"`
 	Claims   []yaml.Node   `yaml:"claims"`
 	Code     string        `yaml:"code"`
 }
 
-type strategyFile struct {
+// StrategySpec is a strategy as lesson (and quiz) files write it.
+type StrategySpec struct {
 	Write  string `yaml:"write"`
 	Read   string `yaml:"read"`
 	WithRV *bool  `yaml:"withRV"`
@@ -183,12 +184,12 @@ func (p *Pack) link() []error {
 	return errs
 }
 
-// decodeStrict decodes a mapping node into a struct, rejecting keys the
+// DecodeStrict decodes a mapping node into a struct, rejecting keys the
 // struct does not have (with the key's own line) — yaml.v3's KnownFields
 // works only on whole documents.
-func decodeStrict(n *yaml.Node, v interface{}) error {
+func DecodeStrict(n *yaml.Node, v interface{}) error {
 	if n.Kind != yaml.MappingNode {
-		return &lineError{line: n.Line, msg: "want a mapping (key: value)"}
+		return &LineError{Line: n.Line, Msg: "want a mapping (key: value)"}
 	}
 	known := map[string]bool{}
 	t := reflect.TypeOf(v).Elem()
@@ -200,7 +201,7 @@ func decodeStrict(n *yaml.Node, v interface{}) error {
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if k := n.Content[i]; !known[k.Value] {
-			return &lineError{line: k.Line, msg: fmt.Sprintf("unknown field %q", k.Value)}
+			return &LineError{Line: k.Line, Msg: fmt.Sprintf("unknown field %q", k.Value)}
 		}
 	}
 	if err := n.Decode(v); err != nil {
@@ -209,12 +210,13 @@ func decodeStrict(n *yaml.Node, v interface{}) error {
 	return nil
 }
 
-type lineError struct {
-	line int
-	msg  string
+// LineError is a decode problem at a line of the file.
+type LineError struct {
+	Line int
+	Msg  string
 }
 
-func (e *lineError) Error() string { return e.msg }
+func (e *LineError) Error() string { return e.Msg }
 
 func parseLesson(file string, data []byte) (*Lesson, error) {
 	var doc yaml.Node
@@ -226,7 +228,7 @@ func parseLesson(file string, data []byte) (*Lesson, error) {
 	}
 	root := doc.Content[0]
 	var lf lessonFile
-	if err := decodeStrict(root, &lf); err != nil {
+	if err := DecodeStrict(root, &lf); err != nil {
 		return nil, fieldErr(file, root, "", err)
 	}
 	l := &Lesson{ID: lf.ID, Title: lf.Title, Concepts: lf.Concepts, Summary: lf.Summary, Next: lf.Next, File: file}
@@ -265,7 +267,7 @@ func parseLesson(file string, data []byte) (*Lesson, error) {
 
 func parseStep(file, field string, n *yaml.Node) (Step, error) {
 	var sf stepFile
-	if err := decodeStrict(n, &sf); err != nil {
+	if err := DecodeStrict(n, &sf); err != nil {
 		return Step{}, fieldErr(file, n, field, err)
 	}
 	s := Step{Kind: StepKind(sf.Kind), Title: sf.Title, Text: sf.Text, Question: sf.Question, Hint: sf.Hint,
@@ -296,7 +298,7 @@ func parseStep(file, field string, n *yaml.Node) (Step, error) {
 		return s, &Error{File: file, Line: lineOf(n, "kind"), Field: field + ".kind", Msg: fmt.Sprintf("%q: want read, predict or choose", sf.Kind)}
 	}
 	for i := range sf.Claims {
-		c, err := parseClaim(file, fmt.Sprintf("%s.claims[%d]", field, i), &sf.Claims[i])
+		c, err := ParseClaim(file, fmt.Sprintf("%s.claims[%d]", field, i), &sf.Claims[i])
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -333,7 +335,7 @@ func parseStep(file, field string, n *yaml.Node) (Step, error) {
 
 func parseOption(file, field string, n *yaml.Node, kind StepKind) (Option, error) {
 	var of optionFile
-	if err := decodeStrict(n, &of); err != nil {
+	if err := DecodeStrict(n, &of); err != nil {
 		return Option{}, fieldErr(file, n, field, err)
 	}
 	o := Option{ID: of.ID, Label: of.Label, Correct: of.Correct, Feedback: of.Feedback, Code: of.Code, Line: n.Line}
@@ -341,7 +343,7 @@ func parseOption(file, field string, n *yaml.Node, kind StepKind) (Option, error
 		return o, &Error{File: file, Line: n.Line, Field: field, Msg: "an option needs id, label and feedback"}
 	}
 	if of.Strategy != nil {
-		st, err := parseStrategy(of.Strategy)
+		st, err := of.Strategy.Parse()
 		if err != nil {
 			return o, &Error{File: file, Line: lineOf(n, "strategy"), Field: field + ".strategy", Msg: err.Error()}
 		}
@@ -351,7 +353,7 @@ func parseOption(file, field string, n *yaml.Node, kind StepKind) (Option, error
 		return o, &Error{File: file, Line: n.Line, Field: field + ".strategy", Msg: "a choose option needs a strategy"}
 	}
 	for i := range of.Claims {
-		c, err := parseClaim(file, fmt.Sprintf("%s.claims[%d]", field, i), &of.Claims[i])
+		c, err := ParseClaim(file, fmt.Sprintf("%s.claims[%d]", field, i), &of.Claims[i])
 		if err != nil {
 			return o, err
 		}
@@ -360,7 +362,8 @@ func parseOption(file, field string, n *yaml.Node, kind StepKind) (Option, error
 	return o, nil
 }
 
-func parseStrategy(sf *strategyFile) (Strategy, error) {
+// Parse checks the spec and returns the strategy.
+func (sf *StrategySpec) Parse() (Strategy, error) {
 	s := Strategy{WithRV: sf.WithRV, Force: sf.Force}
 	if sf.Write != "" {
 		ok := false
@@ -402,9 +405,10 @@ func parseStrategy(sf *strategyFile) (Strategy, error) {
 	return s, nil
 }
 
-func parseClaim(file, field string, n *yaml.Node) (Claim, error) {
+// ParseClaim reads one claim; field names it in messages.
+func ParseClaim(file, field string, n *yaml.Node) (Claim, error) {
 	var c Claim
-	if err := decodeStrict(n, &c); err != nil {
+	if err := DecodeStrict(n, &c); err != nil {
 		return c, fieldErr(file, n, field, err)
 	}
 	c.Line = n.Line
@@ -431,9 +435,9 @@ func parseClaim(file, field string, n *yaml.Node) (Claim, error) {
 // fieldErr places a decode error: at the offending key when known, or at
 // the line yaml.v3 names ("line 12: cannot unmarshal !!str into bool").
 func fieldErr(file string, n *yaml.Node, field string, err error) error {
-	var le *lineError
+	var le *LineError
 	if errors.As(err, &le) {
-		return &Error{File: file, Line: le.line, Field: field, Msg: le.msg}
+		return &Error{File: file, Line: le.Line, Field: field, Msg: le.Msg}
 	}
 	msg := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")
 	line := n.Line

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -28,7 +27,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // Kind is what a question asks for.
@@ -200,26 +199,9 @@ func Load(fsys fs.FS) (*Bank, error) {
 	return b, nil
 }
 
-// Error is a problem with a question, placed in its file.
-type Error struct {
-	File string
-	Line int
-	ID   string
-	Msg  string
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString(e.File)
-	if e.Line > 0 {
-		fmt.Fprintf(&b, ":%d", e.Line)
-	}
-	if e.ID != "" {
-		b.WriteString(": " + e.ID)
-	}
-	b.WriteString(": " + e.Msg)
-	return b.String()
-}
+// Error is a problem with a question, placed in its file; Field holds the
+// question's id. It is the error type of every course file.
+type Error = scenario.Error
 
 type fileQuestion struct {
 	ID          string      `yaml:"id"`
@@ -237,19 +219,10 @@ type fileQuestion struct {
 }
 
 type fileOption struct {
-	Text     string        `yaml:"text"`
-	Correct  bool          `yaml:"correct"`
-	Claims   []yaml.Node   `yaml:"claims"`
-	Strategy *fileStrategy `yaml:"strategy"`
-}
-
-type fileStrategy struct {
-	Write  string `yaml:"write"`
-	Read   string `yaml:"read"`
-	WithRV *bool  `yaml:"withRV"`
-	Test   string `yaml:"test"`
-	Force  *bool  `yaml:"force"`
-	Retry  string `yaml:"retry"`
+	Text     string                `yaml:"text"`
+	Correct  bool                  `yaml:"correct"`
+	Claims   []yaml.Node           `yaml:"claims"`
+	Strategy *lessons.StrategySpec `yaml:"strategy"`
 }
 
 // yamlLine finds the line yaml.v3 puts in its messages ("line 12: …").
@@ -287,14 +260,14 @@ func Parse(file string, data []byte) ([]*Question, error) {
 
 func parseQuestion(file string, n *yaml.Node) (*Question, error) {
 	var fq fileQuestion
-	if err := strict(n, &fq); err != nil {
+	if err := lessons.DecodeStrict(n, &fq); err != nil {
 		return nil, placed(file, n, "", err)
 	}
 	q := &Question{ID: fq.ID, Kind: Kind(fq.Kind), Lesson: fq.Lesson, Concepts: fq.Concepts, Text: strings.TrimSpace(fq.Text),
 		Snippet: fq.Snippet, Scenario: fq.Scenario, Schedule: fq.Schedule, Apply: fq.Apply,
 		Explanation: strings.TrimSpace(fq.Explanation), File: file, Line: n.Line}
 	fail := func(line int, format string, args ...interface{}) error {
-		return &Error{File: file, Line: line, ID: q.ID, Msg: fmt.Sprintf(format, args...)}
+		return &Error{File: file, Line: line, Field: q.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	var errs []error
 	for _, req := range []struct{ name, v string }{{"id", q.ID}, {"lesson", q.Lesson}, {"question", q.Text}, {"explanation", q.Explanation}} {
@@ -327,7 +300,7 @@ func parseQuestion(file string, n *yaml.Node) (*Question, error) {
 		errs = append(errs, fail(lineOf(n, "goal"), "only method questions have a goal"))
 	}
 	for i := range fq.Goal {
-		c, err := parseClaim(file, &fq.Goal[i])
+		c, err := lessons.ParseClaim(file, fmt.Sprintf("%s.goal[%d]", fq.ID, i), &fq.Goal[i])
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -365,18 +338,18 @@ func parseQuestion(file string, n *yaml.Node) (*Question, error) {
 
 func parseOption(file string, q *Question, n *yaml.Node) (Option, error) {
 	var fo fileOption
-	if err := strict(n, &fo); err != nil {
+	if err := lessons.DecodeStrict(n, &fo); err != nil {
 		return Option{}, placed(file, n, q.ID, err)
 	}
 	o := Option{Text: strings.TrimSpace(fo.Text), Correct: fo.Correct, Line: n.Line}
 	fail := func(format string, args ...interface{}) error {
-		return &Error{File: file, Line: n.Line, ID: q.ID, Msg: fmt.Sprintf(format, args...)}
+		return &Error{File: file, Line: n.Line, Field: q.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	if o.Text == "" {
 		return o, fail("an option needs text")
 	}
 	for i := range fo.Claims {
-		c, err := parseClaim(file, &fo.Claims[i])
+		c, err := lessons.ParseClaim(file, q.ID, &fo.Claims[i])
 		if err != nil {
 			return o, err
 		}
@@ -393,7 +366,7 @@ func parseOption(file string, q *Question, n *yaml.Node) (Option, error) {
 		return o, fail("only method options carry a strategy")
 	}
 	if fo.Strategy != nil {
-		s, err := parseStrategy(fo.Strategy)
+		s, err := fo.Strategy.Parse()
 		if err != nil {
 			return o, fail("strategy: %v", err)
 		}
@@ -402,104 +375,12 @@ func parseOption(file string, q *Question, n *yaml.Node) (Option, error) {
 	return o, nil
 }
 
-func parseClaim(file string, n *yaml.Node) (lessons.Claim, error) {
-	var c lessons.Claim
-	if err := strict(n, &c); err != nil {
-		return c, placed(file, n, "", err)
-	}
-	c.Line = n.Line
-	set := 0
-	for _, b := range []bool{c.Verdict != "", c.Lost != "", c.Kept != "", c.Code != nil, c.Final != nil, c.Message != "",
-		c.Requests != nil, c.Conflicts != nil, c.Status != nil, c.Explore != nil} {
-		if b {
-			set++
-		}
-	}
-	if set != 1 {
-		return c, &Error{File: file, Line: n.Line, Msg: fmt.Sprintf("a claim states exactly one thing, this one states %d", set)}
-	}
-	if c.Explore != nil {
-		switch c.Explore.Count {
-		case "none", "some", "all":
-		default:
-			return c, &Error{File: file, Line: n.Line, Msg: fmt.Sprintf("explore count %q: want none, some or all", c.Explore.Count)}
-		}
-	}
-	return c, nil
-}
-
-// parseStrategy reads a strategy the way lesson files write it.
-func parseStrategy(f *fileStrategy) (lessons.Strategy, error) {
-	s := lessons.Strategy{WithRV: f.WithRV, Force: f.Force}
-	if f.Write != "" {
-		ok := false
-		for _, w := range controller.WriteMethods {
-			ok = ok || string(w) == f.Write
-		}
-		if !ok {
-			return s, fmt.Errorf("write %q: unknown write method", f.Write)
-		}
-		s.Write = controller.WriteMethod(f.Write)
-	}
-	switch f.Read {
-	case "", string(controller.FromLister), string(controller.FromLive):
-		s.Read = controller.ReadSource(f.Read)
-	default:
-		return s, fmt.Errorf("read %q: want lister or live", f.Read)
-	}
-	switch f.Test {
-	case "":
-	case "none":
-		t := controller.TestNone
-		s.Test = &t
-	case string(controller.TestRV), string(controller.TestValues):
-		t := controller.TestMode(f.Test)
-		s.Test = &t
-	default:
-		return s, fmt.Errorf("test %q: want none, resourceVersion or values", f.Test)
-	}
-	if f.Retry != "" {
-		r, ok := lessons.RetryPresets[f.Retry]
-		if !ok {
-			return s, fmt.Errorf("retry %q: not a retry preset", f.Retry)
-		}
-		s.Retry = &r
-	}
-	return s, nil
-}
-
-// strict decodes a mapping, refusing keys the struct does not have.
-func strict(n *yaml.Node, v interface{}) error {
-	if n.Kind != yaml.MappingNode {
-		return &Error{Line: n.Line, Msg: "want a mapping (key: value)"}
-	}
-	known := map[string]bool{}
-	t := reflect.TypeOf(v).Elem()
-	for i := 0; i < t.NumField(); i++ {
-		name := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
-		if name != "" && name != "-" {
-			known[name] = true
-		}
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; !known[k.Value] {
-			return &Error{Line: k.Line, Msg: fmt.Sprintf("unknown field %q", k.Value)}
-		}
-	}
-	return n.Decode(v)
-}
-
 func placed(file string, n *yaml.Node, id string, err error) error {
-	var e *Error
-	if errors.As(err, &e) {
-		c := *e
-		c.File, c.ID = file, id
-		if c.Line == 0 {
-			c.Line = n.Line
-		}
-		return &c
+	var le *lessons.LineError
+	if errors.As(err, &le) {
+		return &Error{File: file, Line: le.Line, Field: id, Msg: le.Msg}
 	}
-	return &Error{File: file, Line: n.Line, ID: id, Msg: strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")}
+	return &Error{File: file, Line: n.Line, Field: id, Msg: strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n  ")}
 }
 
 func lineOf(n *yaml.Node, key string) int {

@@ -26,7 +26,7 @@ func Verify(b *Bank, p *lessons.Pack) error {
 func verifyQuestion(q *Question, p *lessons.Pack) []error {
 	var errs []error
 	fail := func(line int, format string, args ...interface{}) {
-		errs = append(errs, &Error{File: q.File, Line: line, ID: q.ID, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, &Error{File: q.File, Line: line, Field: q.ID, Msg: fmt.Sprintf(format, args...)})
 	}
 	if p.Lesson(q.Lesson) == nil {
 		fail(q.Line, "lesson %q: no such lesson in the course", q.Lesson)
@@ -130,7 +130,7 @@ func Prepare(b *Bank, p *lessons.Pack) error {
 			continue
 		}
 		if err := loadScenario(p, q.Scenario); err != nil {
-			errs = append(errs, &Error{File: q.File, Line: q.Line, ID: q.ID, Msg: err.Error()})
+			errs = append(errs, &Error{File: q.File, Line: q.Line, Field: q.ID, Msg: err.Error()})
 		}
 	}
 	return errors.Join(errs...)

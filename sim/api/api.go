@@ -12,7 +12,10 @@ import (
 	"fmt"
 	"sort"
 
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -66,6 +69,20 @@ var kinds = map[Kind]KindInfo{
 func Lookup(k Kind) (KindInfo, bool) {
 	info, ok := kinds[k]
 	return info, ok
+}
+
+// NewTyped returns an empty Go value of a built-in kind (nil for a custom
+// resource): strategic merge patch reads its struct tags (patchStrategy,
+// patchMergeKey), and the server's decoder uses it to reject bodies that do
+// not fit.
+func NewTyped(k Kind) runtime.Object {
+	switch k {
+	case ConfigMap:
+		return &corev1.ConfigMap{}
+	case Deployment:
+		return &appsv1.Deployment{}
+	}
+	return nil
 }
 
 // Kinds lists the served kinds in a stable order.

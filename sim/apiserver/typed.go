@@ -20,25 +20,12 @@ type typesUID = types.UID
 
 func runtimeDeepCopy(v interface{}) interface{} { return runtime.DeepCopyJSONValue(v) }
 
-// typedFor returns an empty Go value of a built-in kind: strategic merge
-// patch reads its struct tags (patchStrategy, patchMergeKey), and the decoder
-// uses it to reject bodies that do not fit.
-func typedFor(k api.Kind) runtime.Object {
-	switch k {
-	case api.ConfigMap:
-		return &corev1.ConfigMap{}
-	case api.Deployment:
-		return &appsv1.Deployment{}
-	}
-	return nil
-}
-
 // decodeTyped decodes a body into the kind's Go type, the way the real
 // server's decoder does (same JSON library, same messages), and back to
 // unstructured: unknown fields fall away, types are checked. Its error is
 // the decoder's own text; the caller says which request it failed.
 func decodeTyped(info api.KindInfo, body []byte) (*unstructured.Unstructured, error) {
-	obj := typedFor(info.Kind)
+	obj := api.NewTyped(info.Kind)
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(body, obj); err != nil {
 		return nil, err
 	}

@@ -240,11 +240,11 @@ func strategicPatch(info api.KindInfo, live *unstructured.Unstructured, body []b
 	}
 	// The merge writes into the original map: give it a copy of the live
 	// object, as the real handler gives it a fresh conversion.
-	patchedMap, err := strategicpatch.StrategicMergeMapPatch(runtime.DeepCopyJSON(live.Object), patchMap, typedFor(info.Kind))
+	patchedMap, err := strategicpatch.StrategicMergeMapPatch(runtime.DeepCopyJSON(live.Object), patchMap, api.NewTyped(info.Kind))
 	if err != nil {
 		return nil, interpretStrategicMergePatchError(err)
 	}
-	obj := typedFor(info.Kind)
+	obj := api.NewTyped(info.Kind)
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(patchedMap, obj, false); err != nil {
 		return nil, patchInvalid(fmt.Sprintf("%+v", patchMap), err)
 	}
@@ -321,7 +321,7 @@ func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*
 	}
 	if !exists {
 		if info.StatusSubresource {
-			unstructured.RemoveNestedField(next.Object, "status")
+			resetStatus(info, next)
 		}
 		if errs := validate(info, nil, next); len(errs) > 0 {
 			return nil, false, invalid(info, next.GetName(), errs)
@@ -348,7 +348,7 @@ func typedApplyResult(info api.KindInfo, merged *unstructured.Unstructured) (*un
 		}
 		return decodePatched(info, raw)
 	}
-	obj := typedFor(info.Kind)
+	obj := api.NewTyped(info.Kind)
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(merged.Object, obj); err != nil {
 		// The real field manager fails the same conversion with a plain
 		// error: 500.

@@ -7,8 +7,6 @@ import (
 	"strconv"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/strategicpatch"
 
@@ -81,7 +79,7 @@ func diffPatch(p Program, read, mutated *unstructured.Unstructured) ([]byte, err
 		return nil, err
 	}
 	var patch []byte
-	if typed := typedFor(p.Target.Kind); p.Write == StrategicPatch && typed != nil {
+	if typed := api.NewTyped(p.Target.Kind); p.Write == StrategicPatch && typed != nil {
 		patch, err = strategicpatch.CreateTwoWayMergePatch(orig, mod, typed)
 	} else {
 		// A custom resource has no Go struct to read merge keys from; the
@@ -114,16 +112,6 @@ func withoutRV(u *unstructured.Unstructured) *unstructured.Unstructured {
 	c := u.DeepCopy()
 	c.SetResourceVersion("")
 	return c
-}
-
-func typedFor(k api.Kind) interface{} {
-	switch k {
-	case api.ConfigMap:
-		return &corev1.ConfigMap{}
-	case api.Deployment:
-		return &appsv1.Deployment{}
-	}
-	return nil
 }
 
 type patchOp struct {
