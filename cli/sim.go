@@ -75,6 +75,7 @@ Exit codes: 0 the race ran (whatever its outcome), 1 the scenario is invalid,
 	cmd.Flags().StringVar(&schedule, "schedule", "", "comma-separated steps: controller names or NAME.cache")
 	cmd.Flags().StringVar(&seed, "seed", "", "pick steps at random with this seed (a number)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, json or markdown")
+	wireLive(cmd, env) // --live: the same race on a real API server (cli/live.go)
 	return cmd
 }
 

@@ -1,0 +1,288 @@
+// Package conformance proves that the simulator says what a real API server
+// says: its test runs every example and course scenario, and every race the
+// lessons play, in the simulator and live (package live) with the same
+// schedule, and compares the two
+// outcomes after normalising what legitimately differs between two servers
+// (resourceVersion numbers, uids, timestamps, the run's label).
+//
+// Run it against a throwaway kube-apiserver + etcd (built from their Go
+// modules, cached):
+//
+//	envtest/envtest.sh run -- go test ./conformance/ -v -count=1
+//
+// or against any cluster (it creates, and deletes, one namespace per
+// scenario and the Widget CRD):
+//
+//	CONFLICTLAB_APISERVER=$HOME/.kube/config go test ./conformance/ -v -count=1
+package conformance
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/conflictlab/conflictlab/live"
+	"github.com/conflictlab/conflictlab/sim/race"
+)
+
+// rvTokens numbers the resourceVersions of one outcome by order of first
+// appearance, so two servers' numbers can be compared: the n-th distinct
+// revision a run saw is "rv#n" on both sides.
+type rvTokens struct {
+	tok map[string]string
+	n   int
+}
+
+func (t *rvTokens) see(rv string) {
+	if rv == "" {
+		return
+	}
+	if _, err := strconv.ParseInt(rv, 10, 64); err != nil {
+		return
+	}
+	if _, ok := t.tok[rv]; !ok {
+		t.n++
+		t.tok[rv] = fmt.Sprintf("rv#%d", t.n)
+	}
+}
+
+func (t *rvTokens) of(rv string) string {
+	if s, ok := t.tok[rv]; ok {
+		return s
+	}
+	return rv
+}
+
+var eventRV = regexp.MustCompile(`^([A-Z]+) (\d+)$`)
+var number = regexp.MustCompile(`\b\d{2,}\b`)
+
+// tokens walks an outcome in a fixed order and numbers every RV in it.
+func tokens(o *race.Outcome) *rvTokens {
+	t := &rvTokens{tok: map[string]string{}}
+	for _, v := range o.Versions {
+		if v.Step < 0 {
+			t.see(v.RV)
+		}
+	}
+	for _, s := range o.Steps {
+		t.see(s.SentRV)
+		t.see(s.HeldRV)
+		t.see(s.RV)
+		if m := eventRV.FindStringSubmatch(s.Event); m != nil {
+			t.see(m[2])
+		}
+		t.see(strconv.FormatInt(s.ServerRV, 10))
+		for _, name := range sortedKeys(s.CacheRVs) {
+			t.see(strconv.FormatInt(s.CacheRVs[name], 10))
+		}
+	}
+	for _, v := range o.Versions {
+		t.see(v.RV)
+	}
+	for _, c := range o.Controllers {
+		t.see(strconv.FormatInt(c.CacheRV, 10))
+	}
+	return t
+}
+
+func sortedKeys(m map[string]int64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// text replaces the RVs inside a message.
+func (t *rvTokens) text(s string) string {
+	return number.ReplaceAllStringFunc(s, func(n string) string { return t.of(n) })
+}
+
+// Normalize turns an outcome into plain JSON data where what two servers
+// may legitimately disagree on is replaced: RVs by their tokens, uids and
+// timestamps dropped, managedFields reduced to their owners
+// (manager/operation), the live run's label removed. Request bodies are
+// left out: they are built from what was read, which is compared.
+func Normalize(o *race.Outcome) map[string]interface{} {
+	t := tokens(o)
+	var m map[string]interface{}
+	b, _ := json.Marshal(o)
+	_ = json.Unmarshal(b, &m)
+
+	if f, ok := m["final"].(map[string]interface{}); ok {
+		normObject(f, t)
+	}
+	for _, v := range list(m["versions"]) {
+		vm := v.(map[string]interface{})
+		vm["rv"] = t.of(str(vm["rv"]))
+		if obj, ok := vm["object"].(map[string]interface{}); ok {
+			normObject(obj, t)
+		}
+		normTimes(vm["changes"])
+	}
+	for _, s := range list(m["steps"]) {
+		sm := s.(map[string]interface{})
+		delete(sm, "body")
+		for _, k := range []string{"sentRV", "heldRV", "rv"} {
+			if v, ok := sm[k]; ok {
+				sm[k] = t.of(str(v))
+			}
+		}
+		sm["serverRV"] = t.of(num(sm["serverRV"]))
+		if c, ok := sm["cacheRVs"].(map[string]interface{}); ok {
+			for k, v := range c {
+				c[k] = t.of(num(v))
+			}
+		}
+		if ev, ok := sm["event"].(string); ok {
+			if mm := eventRV.FindStringSubmatch(ev); mm != nil {
+				sm["event"] = mm[1] + " " + t.of(mm[2])
+			}
+		}
+		if msg, ok := sm["message"].(string); ok {
+			sm["message"] = t.text(msg)
+		}
+	}
+	for _, c := range list(m["controllers"]) {
+		cm := c.(map[string]interface{})
+		cm["cacheRV"] = t.of(num(cm["cacheRV"]))
+		if e, ok := cm["lastError"].(string); ok {
+			cm["lastError"] = t.text(e)
+		}
+	}
+	for _, key := range []string{"lost", "overwritten"} {
+		for _, l := range list(m[key]) {
+			lm := l.(map[string]interface{})
+			lm["erasedRV"] = t.of(str(lm["erasedRV"]))
+			lm["reason"] = t.text(str(lm["reason"]))
+		}
+	}
+	return m
+}
+
+func list(v interface{}) []interface{} {
+	l, _ := v.([]interface{})
+	return l
+}
+
+func str(v interface{}) string {
+	s, _ := v.(string)
+	return s
+}
+
+func num(v interface{}) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatInt(int64(x), 10)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// normObject strips a stored object of the server's bookkeeping.
+func normObject(obj map[string]interface{}, t *rvTokens) {
+	meta, _ := obj["metadata"].(map[string]interface{})
+	if meta == nil {
+		return
+	}
+	delete(meta, "uid")
+	delete(meta, "creationTimestamp")
+	if rv, ok := meta["resourceVersion"]; ok {
+		meta["resourceVersion"] = t.of(str(rv))
+	}
+	if labels, ok := meta["labels"].(map[string]interface{}); ok {
+		delete(labels, live.RunLabel)
+		if len(labels) == 0 {
+			delete(meta, "labels")
+		}
+	}
+	if mf, ok := meta["managedFields"].([]interface{}); ok {
+		// The server sorts the entries by operation, then time (to the
+		// second), then manager: with timestamps that differ between two
+		// clocks, the order does too. Owners are compared as a set, with
+		// whether the entry carries a time at all (a manager whose apply
+		// changed nothing joins without one).
+		var owners []string
+		for _, e := range mf {
+			em, _ := e.(map[string]interface{})
+			owner := fmt.Sprintf("%v/%v", em["manager"], em["operation"])
+			if em["time"] == nil {
+				owner += " (no time)"
+			}
+			owners = append(owners, owner)
+		}
+		sort.Strings(owners)
+		meta["managedFields"] = owners
+	}
+	normTimes(obj)
+}
+
+// normTimes replaces every timestamp (deletionTimestamp, a condition's
+// lastTransitionTime) with "<time>": the two servers' clocks differ.
+func normTimes(v interface{}) interface{} {
+	switch x := v.(type) {
+	case map[string]interface{}:
+		for k, e := range x {
+			x[k] = normTimes(e)
+		}
+	case []interface{}:
+		for i, e := range x {
+			x[i] = normTimes(e)
+		}
+	case string:
+		if _, err := time.Parse(time.RFC3339, x); err == nil {
+			return "<time>"
+		}
+	}
+	return v
+}
+
+// Diff lists the paths where two normalised outcomes differ, with both
+// values.
+func Diff(sim, live interface{}) []string {
+	var out []string
+	diff("", sim, live, &out)
+	return out
+}
+
+func diff(path string, a, b interface{}, out *[]string) {
+	am, aok := a.(map[string]interface{})
+	bm, bok := b.(map[string]interface{})
+	if aok && bok {
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		for _, k := range sorted {
+			diff(path+"."+k, am[k], bm[k], out)
+		}
+		return
+	}
+	al, aok := a.([]interface{})
+	bl, bok := b.([]interface{})
+	if aok && bok && len(al) == len(bl) {
+		for i := range al {
+			diff(fmt.Sprintf("%s[%d]", path, i), al[i], bl[i], out)
+		}
+		return
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		*out = append(*out, fmt.Sprintf("%s:\n      sim:  %s\n      live: %s", strings.TrimPrefix(path, "."), ja, jb))
+	}
+}

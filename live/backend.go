@@ -1,0 +1,458 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/apiserver"
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// Backend is a race.Backend on a real API server. Requests go out through
+// client-go's dynamic client and come back as the server's own answers (a
+// failed request's error is the real *apierrors.StatusError). A real watch
+// per kind fills a buffer of events; after each write the backend waits
+// until the watch has delivered that write's event, so the World (which
+// decides, with its virtual clock, when each event reaches each informer)
+// sees the same history on every run.
+//
+// The scenario's namespace (usually "default") is mapped onto the run's
+// namespace on the way out and back, so controllers, Listers and the
+// timeline see the names the scenario uses. resourceVersions are the real
+// server's.
+type Backend struct {
+	s      *Session
+	c      *Cluster
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	// scenarioNS maps KIND/NAME to the namespace the scenario wrote.
+	scenarioNS map[string]string
+	ours       map[api.Ref]bool // live refs the run may write
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced on every new event
+	events  []apiserver.Event
+	rv      int64
+	objRV   map[api.Ref]int64 // newest event RV per live ref
+	fatal   error
+
+	requests int
+	latency  []time.Duration
+	peeks    int
+}
+
+var _ race.Backend = (*Backend)(nil)
+
+// NewBackend starts the watches (one per kind, from the namespace's
+// current revision) and returns the backend.
+func (s *Session) NewBackend(ctx context.Context, sc *scenario.Scenario) (*Backend, error) {
+	wctx, cancel := context.WithCancel(ctx)
+	b := &Backend{s: s, c: s.c, ctx: wctx, cancel: cancel, scenarioNS: map[string]string{},
+		ours: map[api.Ref]bool{}, changed: make(chan struct{}), objRV: map[api.Ref]int64{}}
+	for _, r := range refsOf(sc) {
+		b.scenarioNS[string(r.Kind)+"/"+r.Name] = r.Namespace
+		b.ours[b.liveRef(r)] = true
+	}
+	for _, k := range s.needs {
+		gvr, _ := GVR(k)
+		rctx, rcancel := s.c.ctx(ctx)
+		list, err := s.c.watch.Resource(gvr).Namespace(s.Namespace).List(rctx, metav1.ListOptions{})
+		rcancel()
+		if err != nil {
+			cancel()
+			return nil, s.c.explain(err, s.needs, fmt.Sprintf("list %s", gvr.Resource))
+		}
+		from := list.GetResourceVersion()
+		if n, _ := strconv.ParseInt(from, 10, 64); n > b.rv {
+			b.rv = n
+		}
+		rctx, rcancel = s.c.ctx(ctx)
+		w, err := s.c.watch.Resource(gvr).Namespace(s.Namespace).Watch(wctx, metav1.ListOptions{ResourceVersion: from, AllowWatchBookmarks: true})
+		rcancel()
+		if err != nil {
+			cancel()
+			return nil, s.c.explain(err, s.needs, fmt.Sprintf("watch %s", gvr.Resource))
+		}
+		b.wg.Add(1)
+		go b.watchLoop(k, w, from)
+	}
+	return b, nil
+}
+
+// Close stops the watches.
+func (b *Backend) Close() {
+	b.cancel()
+	b.wg.Wait()
+}
+
+// Err is the first failure that makes the run meaningless (a request that
+// got no answer from the server, a 403, a watch that lost events).
+func (b *Backend) Err() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.fatal
+}
+
+func (b *Backend) fail(err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fatal == nil {
+		b.fatal = err
+	}
+}
+
+func (b *Backend) liveRef(r api.Ref) api.Ref {
+	r.Namespace = b.s.Namespace
+	return r
+}
+
+// toScenario rewrites an object the server returned into the scenario's
+// namespace.
+func (b *Backend) toScenario(u *unstructured.Unstructured) *unstructured.Unstructured {
+	if u == nil {
+		return nil
+	}
+	if ns, ok := b.scenarioNS[u.GetKind()+"/"+u.GetName()]; ok {
+		u.SetNamespace(ns)
+	} else if u.GetNamespace() == b.s.Namespace {
+		u.SetNamespace(scenario.DefaultNamespace)
+	}
+	return u
+}
+
+func (b *Backend) watchLoop(kind api.Kind, w watch.Interface, from string) {
+	defer b.wg.Done()
+	gvr, _ := GVR(kind)
+	for {
+		for ev := range w.ResultChan() {
+			switch ev.Type {
+			case watch.Added, watch.Modified, watch.Deleted:
+				u, ok := ev.Object.(*unstructured.Unstructured)
+				if !ok {
+					continue
+				}
+				from = u.GetResourceVersion()
+				b.add(kind, ev.Type, u)
+			case watch.Bookmark:
+				if u, ok := ev.Object.(*unstructured.Unstructured); ok {
+					from = u.GetResourceVersion()
+				}
+			case watch.Error:
+				err := apierrors.FromObject(ev.Object)
+				if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+					b.fail(fmt.Errorf("the %s watch expired (410) and events were lost: %w", gvr.Resource, err))
+					w.Stop()
+					return
+				}
+			}
+		}
+		w.Stop()
+		if b.ctx.Err() != nil {
+			return
+		}
+		// The server closed the watch (they time out): resume where it was.
+		var err error
+		for try := 0; try < 50; try++ {
+			w, err = b.c.watch.Resource(gvr).Namespace(b.s.Namespace).Watch(b.ctx,
+				metav1.ListOptions{ResourceVersion: from, AllowWatchBookmarks: true})
+			if err == nil || b.ctx.Err() != nil {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if b.ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			b.fail(fmt.Errorf("re-watching %s: %w", gvr.Resource, err))
+			return
+		}
+	}
+}
+
+var eventTypes = map[watch.EventType]apiserver.EventType{
+	watch.Added: apiserver.Added, watch.Modified: apiserver.Modified, watch.Deleted: apiserver.Deleted,
+}
+
+func (b *Backend) add(kind api.Kind, t watch.EventType, u *unstructured.Unstructured) {
+	ref := api.Ref{Kind: kind, Namespace: u.GetNamespace(), Name: u.GetName()}
+	if !b.ours[ref] {
+		return
+	}
+	rv, err := strconv.ParseInt(u.GetResourceVersion(), 10, 64)
+	if err != nil {
+		return
+	}
+	ev := apiserver.Event{Type: eventTypes[t], RV: rv, Object: b.toScenario(u.DeepCopy())}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	i := sort.Search(len(b.events), func(i int) bool { return b.events[i].RV >= rv })
+	if i < len(b.events) && b.events[i].RV == rv {
+		return // a duplicate after a re-watch
+	}
+	b.events = append(b.events, apiserver.Event{})
+	copy(b.events[i+1:], b.events[i:])
+	b.events[i] = ev
+	if rv > b.objRV[ref] {
+		b.objRV[ref] = rv
+	}
+	if rv > b.rv {
+		b.rv = rv
+	}
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// waitEvent waits until the watch has delivered an event of ref at or
+// after rv.
+func (b *Backend) waitEvent(ref api.Ref, rv int64) {
+	timer := time.NewTimer(b.c.opts.WatchTimeout)
+	defer timer.Stop()
+	for {
+		b.mu.Lock()
+		got, ch := b.objRV[ref] >= rv, b.changed
+		b.mu.Unlock()
+		if got {
+			return
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			b.fail(fmt.Errorf("the watch did not deliver the event of %s %s at resourceVersion %d within %s",
+				ref.Kind, ref.Name, rv, b.c.opts.WatchTimeout))
+			return
+		case <-b.ctx.Done():
+			b.fail(b.ctx.Err())
+			return
+		}
+	}
+}
+
+// Events returns the watch events after from, in order.
+func (b *Backend) Events(from int64) ([]apiserver.Event, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	i := sort.Search(len(b.events), func(i int) bool { return b.events[i].RV > from })
+	// A copy: the watch goroutine may insert into the buffer meanwhile.
+	return append([]apiserver.Event(nil), b.events[i:]...), nil
+}
+
+// RV is the newest revision the run has seen (its own writes and its watch).
+func (b *Backend) RV() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.rv
+}
+
+// SetTime is the simulator's clock; a real server has its own.
+func (b *Backend) SetTime(time.Duration) {}
+
+// Peek reads the server's copy (a GET), for the timeline.
+func (b *Backend) Peek(ref api.Ref) *unstructured.Unstructured {
+	gvr, ok := GVR(ref.Kind)
+	if !ok || b.ctx.Err() != nil {
+		return nil
+	}
+	ctx, cancel := b.c.ctx(b.ctx)
+	defer cancel()
+	b.peeks++
+	u, err := b.c.dyn.Resource(gvr).Namespace(b.s.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	if err != nil {
+		if !apierrors.IsNotFound(err) {
+			b.fail(b.c.explain(err, b.s.needs, fmt.Sprintf("GET %s %s", ref.Kind, ref.Name)))
+		}
+		return nil
+	}
+	return b.toScenario(u)
+}
+
+// Latency lists the round trips of the race's requests so far.
+func (b *Backend) Latency() []time.Duration { return b.latency }
+
+// Do sends one request to the server.
+func (b *Backend) Do(req api.Request) api.Response {
+	if err := b.Err(); err != nil {
+		return api.Response{Code: http.StatusServiceUnavailable, Err: apierrors.NewServiceUnavailable("live run stopped: " + err.Error())}
+	}
+	gvr, ok := GVR(req.Ref.Kind)
+	if !ok {
+		err := apierrors.NewNotFound(api.KindInfo{}.Resource, string(req.Ref.Kind))
+		return api.Response{Code: http.StatusNotFound, Err: err}
+	}
+	ref := b.liveRef(req.Ref)
+	if !b.ours[ref] && req.Verb != api.List {
+		// Never touch an object the run did not set out to create.
+		err := fmt.Errorf("live: refusing %s of %s: not an object of this scenario", req.Verb, req.Ref)
+		b.fail(err)
+		return api.Response{Code: http.StatusForbidden, Err: apierrors.NewForbidden(gvr.GroupResource(), req.Ref.Name, err)}
+	}
+	ri := b.c.dyn.Resource(gvr).Namespace(b.s.Namespace)
+	ctx, cancel := b.c.ctx(b.ctx)
+	defer cancel()
+	cl := &call{}
+	ctx = context.WithValue(ctx, callKey{}, cl)
+	var (
+		obj  *unstructured.Unstructured
+		err  error
+		resp api.Response
+	)
+	switch {
+	case req.Verb == api.Get:
+		obj, err = ri.Get(ctx, req.Ref.Name, metav1.GetOptions{})
+	case req.Verb == api.List:
+		var list *unstructured.UnstructuredList
+		list, err = ri.List(ctx, metav1.ListOptions{})
+		if err == nil {
+			resp = api.Response{Code: cl.code, ListRV: list.GetResourceVersion()}
+			for i := range list.Items {
+				it := &list.Items[i]
+				if b.ours[api.Ref{Kind: req.Ref.Kind, Namespace: it.GetNamespace(), Name: it.GetName()}] {
+					resp.Items = append(resp.Items, b.toScenario(it))
+				}
+			}
+		}
+	case req.Verb == api.Create, req.Verb == api.Update:
+		var u *unstructured.Unstructured
+		u, err = b.outgoing(req.Body)
+		if err != nil {
+			return api.Response{Code: http.StatusBadRequest, Err: apierrors.NewBadRequest(err.Error())}
+		}
+		switch {
+		case req.Verb == api.Create:
+			obj, err = ri.Create(ctx, u, metav1.CreateOptions{FieldManager: req.FieldManager})
+			if err == nil {
+				b.s.noteCreated(ref)
+			}
+		case req.Subresource == "status":
+			obj, err = ri.UpdateStatus(ctx, u, metav1.UpdateOptions{FieldManager: req.FieldManager})
+		default:
+			obj, err = ri.Update(ctx, u, metav1.UpdateOptions{FieldManager: req.FieldManager})
+		}
+	case req.Verb == api.Patch:
+		opts := metav1.PatchOptions{FieldManager: req.FieldManager}
+		if req.Force {
+			t := true
+			opts.Force = &t
+		}
+		var sub []string
+		if req.Subresource != "" {
+			sub = []string{req.Subresource}
+		}
+		obj, err = ri.Patch(ctx, req.Ref.Name, req.PatchType, b.patchBody(req), opts, sub...)
+		if err == nil && cl.code == http.StatusCreated {
+			// An apply created it (unlabelled: the label would be the
+			// applier's field): it is this run's, to delete afterwards.
+			b.s.noteCreated(ref)
+		}
+	case req.Verb == api.Delete:
+		err = ri.Delete(ctx, req.Ref.Name, metav1.DeleteOptions{})
+		if err == nil && len(cl.body) > 0 {
+			u := &unstructured.Unstructured{}
+			if jerr := u.UnmarshalJSON(cl.body); jerr == nil && u.GetKind() != "Status" {
+				obj = u
+			}
+		}
+	default:
+		err = apierrors.NewMethodNotSupported(gvr.GroupResource(), string(req.Verb))
+	}
+	if req.Verb != api.List || err != nil {
+		resp = api.Response{Code: cl.code, Object: b.toScenario(obj), Err: err}
+	}
+	b.requests++
+	b.latency = append(b.latency, cl.took)
+	if err != nil {
+		st, isAPI := err.(apierrors.APIStatus)
+		switch {
+		case !isAPI:
+			// No answer from the server: the run is meaningless from here.
+			b.fail(fmt.Errorf("%s %s: %w", req.Verb, req.Ref, err))
+			resp.Code = 0
+		case apierrors.IsForbidden(err):
+			b.fail(b.c.explain(err, b.s.needs, fmt.Sprintf("%s %s", req.Describe(), req.Ref.Kind)))
+			resp.Code = int(st.Status().Code)
+		default:
+			resp.Code = int(st.Status().Code)
+		}
+		return resp
+	}
+	if resp.Code == 0 {
+		resp.Code = http.StatusOK
+	}
+	if req.Verb != api.Get && req.Verb != api.List && obj != nil {
+		b.afterWrite(ref, obj)
+	}
+	return resp
+}
+
+// afterWrite waits for the watch event of a write that changed the object
+// (a no-op write keeps the RV and sends no event).
+func (b *Backend) afterWrite(ref api.Ref, obj *unstructured.Unstructured) {
+	rv, err := strconv.ParseInt(obj.GetResourceVersion(), 10, 64)
+	if err != nil {
+		return
+	}
+	b.mu.Lock()
+	known := b.objRV[ref]
+	if rv > b.rv {
+		b.rv = rv
+	}
+	b.mu.Unlock()
+	if rv > known {
+		b.waitEvent(ref, rv)
+	}
+}
+
+// outgoing decodes a Create/Update body, puts it in the run's namespace
+// and labels it (so a PUT from a copy that lost the label keeps it).
+func (b *Backend) outgoing(body []byte) (*unstructured.Unstructured, error) {
+	var m map[string]interface{}
+	if err := utiljson.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("request body: %v", err)
+	}
+	u := &unstructured.Unstructured{Object: m}
+	u.SetNamespace(b.s.Namespace)
+	labels := u.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels[RunLabel] = b.s.ID
+	u.SetLabels(labels)
+	return u, nil
+}
+
+// patchBody moves a patch that names a namespace (an apply configuration
+// does) into the run's namespace. Other bodies go out byte for byte.
+func (b *Backend) patchBody(req api.Request) []byte {
+	if req.PatchType == api.JSONPatch {
+		return req.Body
+	}
+	var m map[string]interface{}
+	if json.Unmarshal(req.Body, &m) != nil {
+		return req.Body
+	}
+	meta, _ := m["metadata"].(map[string]interface{})
+	if _, ok := meta["namespace"]; !ok {
+		return req.Body
+	}
+	meta["namespace"] = b.s.Namespace
+	out, err := json.Marshal(m)
+	if err != nil {
+		return req.Body
+	}
+	return out
+}

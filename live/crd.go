@@ -1,0 +1,237 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/conflictlab/conflictlab/sim/api"
+)
+
+// WidgetCRDName is the course's custom resource definition.
+const WidgetCRDName = "widgets." + api.WidgetGroup
+
+// WidgetCRD is the Widget CRD the simulator serves (sim/apiserver's
+// widgetSchema): group oracle.example.com, v1, namespaced, spec and status
+// with the listed fields (anything else is pruned), a status subresource.
+// Lists carry no list-type marker, so they are atomic, as in the simulator.
+func WidgetCRD(runID string) *unstructured.Unstructured {
+	prop := func(t string) map[string]interface{} {
+		if t == "array" {
+			return map[string]interface{}{"type": "array",
+				"items": map[string]interface{}{"x-kubernetes-preserve-unknown-fields": true}}
+		}
+		return map[string]interface{}{"type": t}
+	}
+	obj := func(fields map[string]string) map[string]interface{} {
+		props := map[string]interface{}{}
+		for f, t := range fields {
+			props[f] = prop(t)
+		}
+		return map[string]interface{}{"type": "object", "properties": props}
+	}
+	schema := map[string]interface{}{
+		"type": "object",
+		"properties": map[string]interface{}{
+			"spec": obj(map[string]string{
+				"size": "integer", "color": "string", "replicas": "integer", "paused": "boolean",
+				"items": "array", "owner": "string",
+			}),
+			"status": obj(map[string]string{
+				"phase": "string", "observedGeneration": "integer", "count": "integer",
+				"conditions": "array", "message": "string", "readyReplicas": "integer",
+			}),
+		},
+	}
+	return &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "apiextensions.k8s.io/v1",
+		"kind":       "CustomResourceDefinition",
+		"metadata": map[string]interface{}{
+			"name":   WidgetCRDName,
+			"labels": map[string]interface{}{RunLabel: runID},
+		},
+		"spec": map[string]interface{}{
+			"group": api.WidgetGroup,
+			"scope": "Namespaced",
+			"names": map[string]interface{}{
+				"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList",
+			},
+			"versions": []interface{}{map[string]interface{}{
+				"name": "v1", "served": true, "storage": true,
+				"schema":       map[string]interface{}{"openAPIV3Schema": schema},
+				"subresources": map[string]interface{}{"status": map[string]interface{}{}},
+			}},
+		},
+	}}
+}
+
+// ensureCRD finds the Widget CRD, or installs it when allowed.
+func (s *Session) ensureCRD(ctx context.Context) error {
+	c := s.c
+	rctx, cancel := c.ctx(ctx)
+	crd, err := c.dyn.Resource(crdGVR).Get(rctx, WidgetCRDName, metav1.GetOptions{})
+	cancel()
+	if err == nil && crd.GetDeletionTimestamp() != nil {
+		// Being deleted (a previous run's cleanup): no Widget can be
+		// created until it is gone.
+		if err = c.waitCRDGone(ctx); err != nil {
+			return err
+		}
+		err = apierrors.NewNotFound(crdGVR.GroupResource(), WidgetCRDName)
+	}
+	switch {
+	case err == nil:
+		fmt.Fprintf(c.opts.Log, "live: using the existing CRD %s\n", WidgetCRDName)
+		return nil
+	case apierrors.IsNotFound(err) && !c.opts.InstallCRD:
+		return fmt.Errorf("this scenario uses Widgets, and the cluster has no CRD %s: rerun with --install-crd to create it for this run (it is removed afterwards)", WidgetCRDName)
+	case !apierrors.IsNotFound(err):
+		return c.explain(err, s.needs, "read CRD "+WidgetCRDName)
+	}
+	if _, err := c.InstallWidgetCRD(ctx, s.ID); err != nil {
+		return c.explain(err, s.needs, "create CRD "+WidgetCRDName)
+	}
+	s.crd = true
+	fmt.Fprintf(c.opts.Log, "live: installed CRD %s (--install-crd)\n", WidgetCRDName)
+	return nil
+}
+
+// InstallWidgetCRD creates the Widget CRD (labelled with runID) unless it
+// exists, and waits until Widgets are served. It reports whether it
+// created it.
+func (c *Cluster) InstallWidgetCRD(ctx context.Context, runID string) (bool, error) {
+	rctx, cancel := c.ctx(ctx)
+	_, err := c.dyn.Resource(crdGVR).Create(rctx, WidgetCRD(runID), metav1.CreateOptions{FieldManager: UserAgent})
+	cancel()
+	created := err == nil
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return false, err
+	}
+	// Wait until it is Established and the resource answers.
+	deadline := time.Now().Add(30 * time.Second)
+	gvr, _ := GVR(api.Widget)
+	for {
+		rctx, cancel := c.ctx(ctx)
+		crd, err := c.dyn.Resource(crdGVR).Get(rctx, WidgetCRDName, metav1.GetOptions{})
+		var lerr error
+		if err == nil && established(crd) {
+			_, lerr = c.dyn.Resource(gvr).Namespace("default").List(rctx, metav1.ListOptions{Limit: 1})
+		}
+		cancel()
+		if err == nil && established(crd) && lerr == nil {
+			return created, nil
+		}
+		if time.Now().After(deadline) {
+			return created, fmt.Errorf("CRD %s not established after 30s", WidgetCRDName)
+		}
+		select {
+		case <-ctx.Done():
+			return created, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (c *Cluster) waitCRDGone(ctx context.Context) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		rctx, cancel := c.ctx(ctx)
+		_, err := c.dyn.Resource(crdGVR).Get(rctx, WidgetCRDName, metav1.GetOptions{})
+		cancel()
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("CRD %s is still being deleted after 60s", WidgetCRDName)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// DeleteWidgetCRD removes the Widget CRD.
+func (c *Cluster) DeleteWidgetCRD(ctx context.Context) error {
+	rctx, cancel := c.ctx(context.WithoutCancel(ctx))
+	defer cancel()
+	err := c.dyn.Resource(crdGVR).Delete(rctx, WidgetCRDName, metav1.DeleteOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+func established(crd *unstructured.Unstructured) bool {
+	conds, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
+	for _, c := range conds {
+		m, _ := c.(map[string]interface{})
+		if m["type"] == "Established" && m["status"] == "True" {
+			return true
+		}
+	}
+	return false
+}
+
+// Permissions lists what a live run of these kinds needs, for a 403.
+func Permissions(kinds []api.Kind, createNS, installCRD bool) []string {
+	var out []string
+	if createNS {
+		out = append(out, "namespaces: create, delete (get, for an explicit --namespace)")
+	} else {
+		out = append(out, "namespaces: get")
+	}
+	for _, k := range kinds {
+		info, ok := api.Lookup(k)
+		if !ok {
+			continue
+		}
+		res := info.Resource.String()
+		out = append(out, res+": get, list, watch, create, update, patch, delete")
+		if info.StatusSubresource {
+			out = append(out, res+"/status: update, patch")
+		}
+		if k == api.Widget {
+			if installCRD {
+				out = append(out, "customresourcedefinitions.apiextensions.k8s.io: get, create, delete")
+			} else {
+				out = append(out, "customresourcedefinitions.apiextensions.k8s.io: get")
+			}
+		}
+	}
+	return out
+}
+
+// explain turns a 403 into a message that lists the permissions a run
+// needs; other errors are wrapped with what was being done.
+func (c *Cluster) explain(err error, kinds []api.Kind, doing string) error {
+	// Only an authorization denial ("… is forbidden: User "x" cannot …")
+	// is about permissions; other 403s (a terminating namespace or CRD)
+	// are told as they are.
+	if !apierrors.IsForbidden(err) || !strings.Contains(err.Error(), "cannot") {
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+	perms := Permissions(kinds, c.opts.Namespace == "", c.opts.InstallCRD)
+	return &ForbiddenError{Doing: doing, Err: err, Needs: perms}
+}
+
+// ForbiddenError is a 403, with the permissions a live run needs.
+type ForbiddenError struct {
+	Doing string
+	Err   error
+	Needs []string
+}
+
+func (e *ForbiddenError) Error() string {
+	return fmt.Sprintf("%s: the server refused (403 Forbidden): %v\n"+
+		"a live run needs these permissions (RBAC verbs on resources):\n  %s",
+		e.Doing, e.Err, strings.Join(e.Needs, "\n  "))
+}
+
+func (e *ForbiddenError) Unwrap() error { return e.Err }
