@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/conflictlab/conflictlab/lessons"
 )
 
 func runWithStdin(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -173,5 +176,46 @@ func TestLessonsFlag(t *testing.T) {
 	root.SetArgs([]string{"--lessons", examplePack, "probe"})
 	if err := root.Execute(); err != nil || seen != examplePack {
 		t.Fatalf("LessonsDir = %q, err %v", seen, err)
+	}
+}
+
+// --lessons DIR hands the tutorial that pack instead of the built-in
+// course; a pack that does not load is reported FILE:LINE with exit code 1
+// before the tutorial takes the terminal.
+func TestLessonsFlagStartsTheTutorialOnThePack(t *testing.T) {
+	saved := startTUI
+	defer func() { startTUI = saved }()
+	var got *lessons.Pack
+	calls := 0
+	startTUI = func(_ *cobra.Command, _ Env, pack *lessons.Pack) error {
+		calls++
+		got = pack
+		return nil
+	}
+	code, _, errs := run(t, true, "--lessons", examplePack)
+	if code != ExitOK || calls != 1 || got == nil || got.Lesson("counting") == nil || got.Lesson("stale-cache") != nil {
+		t.Fatalf("exit %d, %d starts, pack %v: %s", code, calls, got, errs)
+	}
+
+	orig, err := os.ReadFile(filepath.Join(examplePack, "01-counting.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(orig), "title: Counting under concurrency", "title: Counting: under: concurrency", 1)
+	dir := copyPack(t, func(string) string { return edited })
+	for _, tty := range []bool{true, false} {
+		calls = 0
+		code, _, errs = run(t, tty, "--lessons", dir)
+		if code != ExitInvalid || calls != 0 {
+			t.Fatalf("broken pack (terminal %v): exit %d, %d starts:\n%s", tty, code, calls, errs)
+		}
+		want := fmt.Sprintf("%s:%d: ", filepath.Join(dir, "01-counting.yaml"), lineOfText(t, edited, "title: Counting: under"))
+		if !strings.Contains(errs, want) || !strings.Contains(errs, "mapping values are not allowed") || !strings.Contains(errs, "lessons validate "+dir) {
+			t.Fatalf("broken pack: stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	code, _, errs = run(t, true, "--lessons", filepath.Join(t.TempDir(), "nope"))
+	if code != ExitInvalid || calls != 0 || !strings.Contains(errs, "no such file or directory") {
+		t.Fatalf("missing pack: exit %d, %d starts: %s", code, calls, errs)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/conflictlab/conflictlab/lessons"
 )
 
 func runState(t *testing.T, state, stdin string, args ...string) (int, string, string) {
@@ -92,7 +94,13 @@ func TestTutorialStartsWithATerminal(t *testing.T) {
 	saved := startTUI
 	defer func() { startTUI = saved }()
 	called := false
-	startTUI = func(*cobra.Command, Env) error { called = true; return nil }
+	startTUI = func(_ *cobra.Command, _ Env, pack *lessons.Pack) error {
+		called = true
+		if pack != nil {
+			t.Errorf("without --lessons the tutorial got pack %v, want the built-in course (nil)", pack.Lessons)
+		}
+		return nil
+	}
 	if code, _, errs := run(t, true); code != ExitOK || !called {
 		t.Fatalf("with a terminal: exit %d, started %v, %s", code, called, errs)
 	}

@@ -117,6 +117,7 @@ for the tutorial; the subcommands run the same simulator headless.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(newSimCmd(env), newExploreCmd(env), newProgressCmd(env))
 	root.AddCommand(lessonCommands(root, env)...)
+	root.AddCommand(newSandboxCmd(env))
 	return root
 }
 

@@ -192,6 +192,10 @@ func TestLessonTwoInATerminal(t *testing.T) {
 	rss := rssKB(t, tm)
 	t.Logf("RSS after the whole lesson: %d kB (%.1f MiB)", rss, float64(rss)/1024)
 
+	// Then the quiz, from the home screen: 5 questions, seed 7.
+	tm.send("Escape")
+	takeQuiz(t, tm)
+
 	tm.send("q")
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -210,6 +214,9 @@ func TestLessonTwoInATerminal(t *testing.T) {
 	l := got.Lessons["lost-update"]
 	if l == nil || !l.Done || l.Answers[0].Attempts != 2 || !l.Answers[1].FirstTry {
 		t.Fatalf("progress after the lesson: %+v", l)
+	}
+	if b, ok := got.QuizBestOf(""); !ok || b.Right != 4 || b.Total != 5 || b.Taken != 1 {
+		t.Fatalf("quiz best after the quiz: %+v %v", b, ok)
 	}
 	if data, err := os.ReadFile(trace); err == nil {
 		t.Logf("startup trace:\n%s", data)

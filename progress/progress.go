@@ -34,6 +34,94 @@ type Progress struct {
 	// Last is the ID of the lesson the learner was last in, for "continue".
 	Last    string             `json:"last,omitempty"`
 	Lessons map[string]*Lesson `json:"lessons"`
+	// Quiz is the best quiz score per topic (QuizKey), added after the
+	// first release: files without it load as no quiz taken, and builds
+	// that predate it ignore it.
+	Quiz map[string]*QuizBest `json:"quiz,omitempty"`
+	// Challenges are the sandbox's challenges solved, by challenge ID,
+	// added the same way: builds that predate it ignore it.
+	Challenges map[string]*Challenge `json:"challenges,omitempty"`
+}
+
+// Challenge is a sandbox challenge's best result.
+type Challenge struct {
+	// Best is the lowest score reached: steps to break a race, settings
+	// changed to fix one.
+	Best int `json:"best"`
+}
+
+// RecordChallenge keeps score as the challenge's best if it beats the one
+// stored; it reports whether it did (a first solve counts).
+func (p *Progress) RecordChallenge(id string, score int) bool {
+	if p.Challenges == nil {
+		p.Challenges = map[string]*Challenge{}
+	}
+	if c, ok := p.Challenges[id]; ok && c.Best <= score {
+		return false
+	}
+	p.Challenges[id] = &Challenge{Best: score}
+	return true
+}
+
+// QuizAll is the Quiz key of a quiz drawn from every question.
+const QuizAll = "all"
+
+// QuizKey is the Quiz key for a topic ("" is every question).
+func QuizKey(topic string) string {
+	if topic == "" {
+		return QuizAll
+	}
+	return topic
+}
+
+// QuizBest is the best finished quiz on one topic.
+type QuizBest struct {
+	Right int `json:"right"`
+	Total int `json:"total"`
+	// Taken counts the quizzes finished on the topic.
+	Taken int `json:"taken"`
+}
+
+// beats reports whether right/total is better than b: a higher share
+// right, or the same share over more questions.
+func (b QuizBest) beats(right, total int) bool {
+	if b.Total == 0 {
+		return true
+	}
+	l, r := right*b.Total, b.Right*total
+	return l > r || l == r && total > b.Total
+}
+
+// RecordQuiz notes a finished quiz of total questions on topic with right
+// answers right, and reports whether it is the topic's new best.
+func (p *Progress) RecordQuiz(topic string, right, total int) bool {
+	if total <= 0 {
+		return false
+	}
+	if p.Quiz == nil {
+		p.Quiz = map[string]*QuizBest{}
+	}
+	k := QuizKey(topic)
+	b, ok := p.Quiz[k]
+	if !ok {
+		b = &QuizBest{}
+		p.Quiz[k] = b
+	}
+	b.Taken++
+	if !b.beats(right, total) {
+		return false
+	}
+	b.Right, b.Total = right, total
+	return true
+}
+
+// QuizBestOf returns the best quiz on topic ("" is every question).
+func (p *Progress) QuizBestOf(topic string) (QuizBest, bool) {
+	b, ok := p.Quiz[QuizKey(topic)]
+	if !ok || b == nil {
+		return QuizBest{}, false
+	}
+	return *b, true
 }
 
 // Lesson is one lesson's progress.
@@ -150,6 +238,19 @@ func Decode(data []byte) (*Progress, error) {
 		}
 		if l.Step < 0 {
 			return nil, fmt.Errorf("lesson %q: negative step %d", id, l.Step)
+		}
+	}
+	for id, c := range p.Challenges {
+		if c == nil || c.Best < 0 {
+			return nil, fmt.Errorf("challenge %q: no best score", id)
+		}
+	}
+	for k, b := range p.Quiz {
+		switch {
+		case b == nil:
+			return nil, fmt.Errorf("quiz %q: null record", k)
+		case b.Right < 0 || b.Total < 0 || b.Taken < 0 || b.Right > b.Total:
+			return nil, fmt.Errorf("quiz %q: score %d/%d (taken %d) is not a score", k, b.Right, b.Total, b.Taken)
 		}
 	}
 	return &p, nil
@@ -384,6 +485,15 @@ func (p *Progress) Summary() []string {
 			line += fmt.Sprintf(", at step %d", l.Step+1)
 		}
 		out = append(out, line)
+	}
+	keys := make([]string, 0, len(p.Quiz))
+	for k := range p.Quiz {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b := p.Quiz[k]
+		out = append(out, fmt.Sprintf("quiz %s: best %d/%d, %d taken", k, b.Right, b.Total, b.Taken))
 	}
 	return out
 }

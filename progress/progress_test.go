@@ -99,6 +99,9 @@ func TestInvalidContentIsCorrupt(t *testing.T) {
 		"negative step": `{"version": 1, "lessons": {"a": {"step": -3}}}`,
 		"null lesson":   `{"version": 1, "lessons": {"a": null}}`,
 		"not an object": `[1,2]`,
+		"null quiz":     `{"version": 1, "lessons": {}, "quiz": {"all": null}}`,
+		"quiz 11/10":    `{"version": 1, "lessons": {}, "quiz": {"all": {"right": 11, "total": 10, "taken": 1}}}`,
+		"negative quiz": `{"version": 1, "lessons": {}, "quiz": {"all": {"right": -1, "total": 10, "taken": 1}}}`,
 	} {
 		path := filepath.Join(t.TempDir(), FileName)
 		os.WriteFile(path, []byte(body), 0o600)
@@ -207,5 +210,122 @@ func TestWriteSnapshotDropsOlder(t *testing.T) {
 	}
 	if got, _ := Open(path).Load(); got.Last != "newer" {
 		t.Fatalf("an older snapshot overwrote a newer one: last=%q", got.Last)
+	}
+}
+
+// A file written before quiz scores were kept (no "quiz" field, exactly
+// as the first release wrote it) still loads, and gains the field on the
+// next save without losing anything.
+func TestFileWithoutQuizStillLoads(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	old := `{
+  "version": 1,
+  "last": "lost-update",
+  "lessons": {
+    "lost-update": {
+      "step": 1,
+      "done": false,
+      "answers": {
+        "0": {"attempts": 2, "correct": true, "firstTry": false}
+      }
+    },
+    "versions": {"step": 0, "done": true}
+  }
+}
+`
+	os.WriteFile(path, []byte(old), 0o600)
+	s := Open(path)
+	p, notice := s.Load()
+	if notice != "" {
+		t.Fatalf("an old file gave a notice: %q", notice)
+	}
+	if p.Last != "lost-update" || p.StateOf("versions") != Done || p.Lessons["lost-update"].Answers[0].Attempts != 2 {
+		t.Fatalf("old file read as %+v", p)
+	}
+	if _, ok := p.QuizBestOf(""); ok || len(p.Quiz) != 0 {
+		t.Fatalf("an old file has quiz scores: %+v", p.Quiz)
+	}
+	// Encoding progress without a quiz writes no "quiz" key: a file an
+	// older build writes and one this build writes look the same.
+	if data, _ := Encode(p); strings.Contains(string(data), "quiz") {
+		t.Fatalf("no quiz taken, but the file says quiz:\n%s", data)
+	}
+	p.RecordQuiz("", 3, 5)
+	if err := s.Save(p); err != nil {
+		t.Fatal(err)
+	}
+	got, notice := Open(path).Load()
+	if notice != "" {
+		t.Fatal(notice)
+	}
+	if b, ok := got.QuizBestOf(""); !ok || b != (QuizBest{Right: 3, Total: 5, Taken: 1}) {
+		t.Fatalf("quiz best after a round trip: %+v %v", b, ok)
+	}
+	if got.Lessons["lost-update"].Answers[0].Attempts != 2 || got.StateOf("versions") != Done {
+		t.Fatal("saving the quiz score lost lesson progress")
+	}
+}
+
+func TestRecordQuizKeepsTheBest(t *testing.T) {
+	p := New()
+	steps := []struct {
+		topic        string
+		right, n     int
+		best         bool
+		wantR, wantN int
+	}{
+		{"", 3, 5, true, 3, 5},
+		{"", 2, 5, false, 3, 5},  // worse
+		{"", 6, 10, true, 6, 10}, // same share, more questions
+		{"", 3, 5, false, 6, 10}, // same share, fewer
+		{"", 5, 5, true, 5, 5},   // a higher share wins whatever the count
+		{"patches", 0, 3, true, 0, 3},
+		{"", 0, 0, false, 5, 5}, // nothing asked: not a quiz
+	}
+	for i, s := range steps {
+		if got := p.RecordQuiz(s.topic, s.right, s.n); got != s.best {
+			t.Errorf("step %d: new best %v, want %v", i, got, s.best)
+		}
+		b, _ := p.QuizBestOf(s.topic)
+		if b.Right != s.wantR || b.Total != s.wantN {
+			t.Errorf("step %d: best %d/%d, want %d/%d", i, b.Right, b.Total, s.wantR, s.wantN)
+		}
+	}
+	if b, _ := p.QuizBestOf(""); b.Taken != 5 {
+		t.Errorf("taken %d, want 5", b.Taken)
+	}
+	if _, ok := p.Quiz[QuizAll]; !ok {
+		t.Errorf("every-question quiz not kept under %q: %v", QuizAll, p.Quiz)
+	}
+	if got := strings.Join(p.Summary(), "\n"); !strings.Contains(got, "quiz all: best 5/5, 5 taken") || !strings.Contains(got, "quiz patches: best 0/3, 1 taken") {
+		t.Errorf("summary:\n%s", got)
+	}
+}
+
+// TestChallengeBestsAreKeptAndOldFilesLoad: the sandbox's bests survive a
+// save and a load, only an improvement replaces one, and a file written
+// before the field existed loads with none.
+func TestChallengeBestsAreKeptAndOldFilesLoad(t *testing.T) {
+	p := New()
+	if !p.RecordChallenge("break-lost-update", 6) || !p.RecordChallenge("break-lost-update", 4) {
+		t.Fatal("a first solve and an improvement should both count")
+	}
+	if p.RecordChallenge("break-lost-update", 5) {
+		t.Fatal("a worse score replaced the best")
+	}
+	data, err := Encode(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(data)
+	if err != nil || back.Challenges["break-lost-update"].Best != 4 {
+		t.Fatalf("after a round trip: %v %+v", err, back)
+	}
+	old, err := Decode([]byte(`{"version": 1, "lessons": {}}`))
+	if err != nil || len(old.Challenges) != 0 {
+		t.Fatalf("a file from before the sandbox: %v %+v", err, old)
+	}
+	if _, err := Decode([]byte(`{"version": 1, "lessons": {}, "challenges": {"x": null}}`)); err == nil {
+		t.Fatal("a null challenge record was accepted")
 	}
 }

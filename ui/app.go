@@ -15,11 +15,15 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/quiz"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/home"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/player"
+	quizui "github.com/conflictlab/conflictlab/ui/quiz"
 	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/sandbox"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 
@@ -49,6 +53,19 @@ type Config struct {
 	Ticker raceview.Ticker
 	// Snippets replaces lessons/snippets as the code pane's source (tests).
 	Snippets func(name string) (string, error)
+	// LoadQuiz loads the question bank and the course its races come
+	// from (the built-in ones by default; see quizscreen.go).
+	LoadQuiz func() (*quiz.Bank, *lessons.Pack, error)
+	// Today sets the quiz's default seed (the date; time.Now by default).
+	Today func() time.Time
+	// OpenSandbox starts on the sandbox instead of the home screen, on
+	// Sandbox's race when set; SandboxFile is where that came from.
+	OpenSandbox bool
+	Sandbox     *scenario.Scenario
+	SandboxFile string
+	// Live, when set, makes the player offer to replay a race on a real
+	// cluster (set when a kubeconfig is found).
+	Live func(*lessons.Pack) player.Live
 }
 
 type screen int
@@ -58,6 +75,8 @@ const (
 	homeScreen
 	playerScreen
 	failed
+	quizScreen
+	sandboxScreen
 )
 
 // loaded is the course and progress, read off the UI loop.
@@ -97,6 +116,7 @@ type Model struct {
 	err      error
 	pack     *lessons.Pack
 	races    *packRaces
+	live     player.Live
 	prog     *progress.Progress
 	saveSeq  uint64
 	status   string
@@ -106,6 +126,12 @@ type Model struct {
 	showHelp bool
 	keys     GlobalKeys
 	frames   *frameTrace
+	// quiz is the quiz screen, kept while the learner visits lessons.
+	quiz   quizui.Model
+	quizOn bool
+	// sandbox is kept, like the quiz, while the learner visits lessons.
+	sandbox   sandbox.Model
+	sandboxOn bool
 }
 
 // frameTrace remembers which startup events were reported (View has a
@@ -144,7 +170,7 @@ func (m Model) Init() tea.Cmd {
 
 // Screen names the screen on show (for tests): loading, home, player, failed.
 func (m Model) Screen() string {
-	return [...]string{"loading", "home", "player", "failed"}[m.screen]
+	return [...]string{"loading", "home", "player", "failed", "quiz", "sandbox"}[m.screen]
 }
 
 // Player is the lesson player (for tests).
@@ -172,9 +198,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.pack, m.prog, m.races = msg.pack, msg.prog, newPackRaces(msg.pack)
+		if m.cfg.Live != nil {
+			m.live = m.cfg.Live(msg.pack)
+		}
 		m.home = home.New(msg.pack.Lessons, m.prog, msg.notice, m.st)
 		m.screen = homeScreen
 		m.resize()
+		if m.cfg.OpenSandbox {
+			return m, m.openSandboxWith()
+		}
 		return m, m.warm()
 	case warmed:
 		return m, nil
@@ -188,11 +220,30 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.save()
 	case nav.Open:
 		return m, m.open(msg.LessonID, msg.Step)
+	case nav.OpenQuiz:
+		return m, m.openQuiz()
+	case quizui.Msg:
+		// The quiz's data and races arrive whatever screen is on show.
+		var cmd tea.Cmd
+		m.quiz, cmd = m.quiz.Update(msg)
+		return m, cmd
+	case nav.OpenSandbox:
+		return m, m.openSandbox()
+	case sandbox.Msg:
+		// The explorer's reports arrive whatever screen is on show.
+		var cmd tea.Cmd
+		m.sandbox, cmd = m.sandbox.Update(msg)
+		return m, cmd
 	case nav.Home:
 		m.screen = homeScreen
 		m.showHelp = false
 		return m, nil
 	case tea.KeyPressMsg:
+		if m.sandboxTakesKey(msg) {
+			var cmd tea.Cmd
+			m.sandbox, cmd = m.sandbox.Update(msg)
+			return m, cmd
+		}
 		switch {
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
@@ -205,6 +256,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.showHelp = false
 			case m.screen == playerScreen:
 				m.screen = homeScreen
+			case m.screen == quizScreen:
+				var cmd tea.Cmd
+				m.quiz, cmd = m.quiz.Back()
+				return m, cmd
 			}
 			return m, nil
 		}
@@ -218,6 +273,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.home, cmd = m.home.Update(msg)
 	case playerScreen:
 		m.player, cmd = m.player.Update(msg)
+	case quizScreen:
+		m.quiz, cmd = m.quiz.Update(msg)
+	case sandboxScreen:
+		m.sandbox, cmd = m.sandbox.Update(msg)
 	}
 	return m, cmd
 }
@@ -227,6 +286,8 @@ func (m *Model) setStyles(st *styles.Styles) {
 	m.help.Styles = st.Help
 	m.home.SetStyles(st)
 	m.player.SetStyles(st)
+	m.quiz.SetStyles(st)
+	m.sandbox.SetStyles(st)
 }
 
 // resize gives each screen the room between the header and the key bar.
@@ -235,6 +296,8 @@ func (m *Model) resize() {
 	m.home.SetSize(m.w, h)
 	// The player keeps a one-column margin on the left, like the header.
 	m.player.SetSize(max(0, m.w-1), h)
+	m.quiz.SetSize(max(0, m.w-1), h)
+	m.sandbox.SetSize(max(0, m.w-1), h)
 	m.help.SetWidth(m.w)
 }
 
@@ -281,6 +344,9 @@ func (m *Model) open(id string, step int) tea.Cmd {
 	}
 	if m.cfg.Snippets != nil {
 		m.player.SetSnippets(m.cfg.Snippets)
+	}
+	if m.live != nil {
+		m.player.SetLive(m.live)
 	}
 	m.home.SetNotice("")
 	m.screen = playerScreen
@@ -347,6 +413,12 @@ func (m Model) render() string {
 	case playerScreen:
 		title = m.player.Title()
 		body = indent(m.player.View(), " ")
+	case quizScreen:
+		title = m.quiz.Title()
+		body = indent(m.quiz.View(), " ")
+	case sandboxScreen:
+		title = m.sandbox.Title()
+		body = indent(m.sandbox.View(), " ")
 	}
 	if m.showHelp {
 		body = m.helpScreen(bodyH)
@@ -398,6 +470,13 @@ func (m Model) shortHelp() []key.Binding {
 		out = m.home.ShortHelp()
 	case m.screen == playerScreen:
 		out = append(m.player.ShortHelp(), m.keys.Back)
+	case m.screen == quizScreen:
+		out = append(m.quiz.ShortHelp(), m.keys.Back)
+	case m.screen == sandboxScreen:
+		out = m.sandbox.ShortHelp()
+		if m.sandbox.CapturesKeys() {
+			return out
+		}
 	}
 	return append(out, m.keys.Help, m.keys.Quit)
 }
@@ -415,6 +494,14 @@ func (m Model) fullHelp() [][]key.Binding {
 			return cols
 		}
 		return append(cols, global)
+	case quizScreen:
+		cols := m.quiz.FullHelp()
+		cols[1] = append(append([]key.Binding(nil), cols[1]...), global...)
+		return cols
+	case sandboxScreen:
+		cols := m.sandbox.FullHelp()
+		cols[2] = append(append([]key.Binding(nil), cols[2]...), global...)
+		return cols
 	}
 	return [][]key.Binding{global}
 }

@@ -48,7 +48,7 @@ func fixtureSnippet(name string) (string, error) {
 
 func testConfig(t testing.TB) Config {
 	return Config{LoadCourse: fixtureCourse, Store: progress.Open(filepath.Join(t.TempDir(), "conflictlab", "progress.json")),
-		NoColor: true, Ticker: uitest.Ticker, Snippets: fixtureSnippet}
+		NoColor: true, Ticker: uitest.Ticker, Snippets: fixtureSnippet, LoadQuiz: fixtureQuiz, Today: fixtureToday}
 }
 
 func start(t testing.TB, cfg Config, w, h int) *uitest.Driver {
@@ -291,15 +291,26 @@ func uitestStrip(s string) string { return stripANSI(s) }
 // frame may be wider or taller than the window.
 func TestMonkey(t *testing.T) {
 	keys := []string{"up", "down", "left", "right", "enter", "esc", "tab", "space", "pgup", "pgdown",
-		"1", "2", "3", "9", "h", "s", "c", "n", "p", "o", "r", "+", "-", "J", "K", ".", ",", "?", "x", "j", "k"}
+		"1", "2", "3", "9", "h", "s", "c", "n", "p", "o", "r", "+", "-", "J", "K", ".", ",", "?", "x", "j", "k",
+		"4", "0", "l", "backspace", "shift+tab"}
 	sizes := [][2]int{{1, 1}, {300, 100}, {80, 24}, {120, 40}, {79, 24}, {10, 50}, {200, 10}, {81, 25}, {119, 30}, {120, 24}}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for start0 := 0; start0 < 5; start0++ {
+	for start0 := 0; start0 < 8; start0++ {
 		cfg := testConfig(t)
 		w, h := 100, 30
 		d := start(t, cfg, w, h)
 		// Each round starts somewhere else: home, or a lesson step.
-		if start0 > 0 {
+		switch {
+		case start0 >= 5:
+			// The quiz: its form, a quiz under way, a finished one.
+			d.Send(nav.OpenQuiz{})
+			if start0 >= 6 {
+				d.Press("enter")
+			}
+			for i := 0; start0 == 7 && i < 12; i++ {
+				d.Press("1", "enter")
+			}
+		case start0 > 0:
 			lessonIDs := []string{"versions", "lost-update"}
 			d.Send(nav.Open{LessonID: lessonIDs[start0%2], Step: start0 / 2})
 		}

@@ -2,11 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 )
 
@@ -52,46 +50,10 @@ func (p *packRaces) Race(s lessons.Step, opt *lessons.Option) (*raceview.Run, er
 	}
 	r = &raceview.Run{Outcome: o, Plans: map[string]string{}}
 	for _, c := range sc.Controllers {
-		r.Plans[c.Name] = Plan(c.Program)
+		r.Plans[c.Name] = raceview.Plan(c.Program)
 	}
 	p.mu.Lock()
 	p.runs[k] = r
 	p.mu.Unlock()
 	return r, nil
-}
-
-// Plan says in one line what a controller will do: where it reads, what
-// it changes, how it writes and retries.
-func Plan(p controller.Program) string {
-	var parts []string
-	parts = append(parts, "read "+string(p.Read))
-	for _, mu := range p.Mutations {
-		parts = append(parts, mu.Describe())
-	}
-	w := string(p.Write)
-	if p.WithRV {
-		w += " with RV"
-	}
-	if p.Force {
-		w += " (force)"
-	}
-	parts = append(parts, w)
-	switch r := p.Retry; {
-	case r.Unbounded:
-		parts = append(parts, "retry forever")
-	case r.Attempts > 1:
-		on := "409"
-		if r.On == controller.OnAnyError {
-			on = "any error"
-		}
-		parts = append(parts, fmt.Sprintf("retry on %s up to %d×, re-read %s", on, r.Attempts-1, orNone(string(r.Reread))))
-	}
-	return strings.Join(parts, " · ")
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "nothing"
-	}
-	return s
 }

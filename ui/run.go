@@ -10,7 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // TraceEnv names a file to which the app appends its startup timings
@@ -24,15 +26,52 @@ type Options struct {
 	Getenv func(string) string
 	// Start is when the process started (for the startup trace).
 	Start time.Time
+	// Pack is the lesson pack to teach (--lessons), already loaded so that
+	// a broken one is reported before the screen is taken; nil is the
+	// built-in course.
+	Pack *lessons.Pack
+	// OpenSandbox starts on the sandbox (conflictlab sandbox), on Sandbox
+	// when set (-f FILE), already loaded so that a broken file is reported
+	// before the screen is taken; SandboxFile is its path.
+	OpenSandbox bool
+	Sandbox     *scenario.Scenario
+	SandboxFile string
 }
 
 // Run runs the tutorial until the learner quits.
 func Run(o Options) error {
+	cfg := newConfig(o)
+	opts := []tea.ProgramOption{}
+	if o.In != nil {
+		opts = append(opts, tea.WithInput(o.In))
+	}
+	if o.Out != nil {
+		opts = append(opts, tea.WithOutput(o.Out))
+	}
+	if cfg.NoColor {
+		// colorprofile honours NO_COLOR only when it parses as a boolean;
+		// no-color.org says any non-empty value counts.
+		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	_, err := tea.NewProgram(New(cfg), opts...).Run()
+	return err
+}
+
+// newConfig is the app's configuration for the options: the pack, the
+// progress store, colour, the startup trace.
+func newConfig(o Options) Config {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	cfg := Config{Start: o.Start, NoColor: noColor(getenv)}
+	cfg := Config{Start: o.Start, NoColor: noColor(getenv), OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile}
+	if o.Pack != nil {
+		pack := o.Pack
+		cfg.LoadCourse = func() (*lessons.Pack, error) { return pack, nil }
+	}
+	if kubeconfigFound(getenv) {
+		cfg.Live = newLiveReplayer
+	}
 	if path, err := progress.DefaultPath(getenv); err != nil {
 		cfg.StoreNotice = err.Error() + "; progress will not be saved."
 	} else {
@@ -51,20 +90,7 @@ func Run(o Options) error {
 			out.Close()
 		}
 	}
-	opts := []tea.ProgramOption{}
-	if o.In != nil {
-		opts = append(opts, tea.WithInput(o.In))
-	}
-	if o.Out != nil {
-		opts = append(opts, tea.WithOutput(o.Out))
-	}
-	if cfg.NoColor {
-		// colorprofile honours NO_COLOR only when it parses as a boolean;
-		// no-color.org says any non-empty value counts.
-		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
-	}
-	_, err := tea.NewProgram(New(cfg), opts...).Run()
-	return err
+	return cfg
 }
 
 func noColor(getenv func(string) string) bool { return getenv("NO_COLOR") != "" }

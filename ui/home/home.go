@@ -33,7 +33,43 @@ func DefaultKeys() KeyMap {
 }
 
 // ComingSoon are the modes shown but not selectable yet.
-var ComingSoon = []string{"Sandbox — build a race of your own", "Quiz — test what you have learnt"}
+var ComingSoon []string
+
+// Mode is a selectable entry under "Other modes", after the lessons.
+type Mode struct {
+	Label string
+	// Open is the message enter sends.
+	Open tea.Msg
+	// About says what the mode is, under the list while it is selected.
+	About string
+	// Note, when set, is shown beside the label (a best score, say).
+	Note func(*progress.Progress) string
+}
+
+// Modes are the other modes that can be opened.
+var Modes = []Mode{
+	{Label: "Quiz — test what you have learnt", Open: nav.OpenQuiz{}, Note: quizNote,
+		About: "Questions from the course, one at a time: multiple choice, the outcome of a race, the bug in a snippet, the write method for a change. Pick a topic, a number of questions and a seed; the best score per topic is kept."},
+	{Label: "Sandbox — build a race of your own", Open: nav.OpenSandbox{}, Note: sandboxNote,
+		About: "Compose a race (the object and two to four controllers: how each reads, changes, writes and retries), play the scheduler one step at a time, explore every interleaving, and take the break-it and fix-it challenges."},
+}
+
+func sandboxNote(p *progress.Progress) string {
+	if n := len(p.Challenges); n > 0 {
+		return fmt.Sprintf("%d challenges solved", n)
+	}
+	return "challenges: none solved yet"
+}
+
+func quizNote(p *progress.Progress) string {
+	if b, ok := p.QuizBestOf(""); ok {
+		return fmt.Sprintf("best %d/%d on all topics", b.Right, b.Total)
+	}
+	if len(p.Quiz) > 0 {
+		return "best scores kept per topic"
+	}
+	return "not taken yet"
+}
 
 // Model is the home screen.
 type Model struct {
@@ -102,7 +138,7 @@ func (m Model) hasContinue() bool {
 }
 
 func (m Model) entries() int {
-	n := len(m.lessons)
+	n := len(m.lessons) + len(Modes)
 	if m.hasContinue() {
 		n++
 	}
@@ -119,6 +155,18 @@ func (m Model) selected() *lessons.Lesson {
 		return nil
 	}
 	return m.lessons[i]
+}
+
+// selectedMode returns the mode under the cursor, or nil.
+func (m Model) selectedMode() *Mode {
+	i := m.cursor - len(m.lessons)
+	if m.hasContinue() {
+		i--
+	}
+	if i < 0 || i >= len(Modes) {
+		return nil
+	}
+	return &Modes[i]
 }
 
 // Update moves the cursor and opens lessons.
@@ -139,6 +187,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(kp, m.Keys.Continue):
 		return m, m.openContinue()
 	case key.Matches(kp, m.Keys.Open):
+		if mode := m.selectedMode(); mode != nil {
+			open := mode.Open
+			return m, func() tea.Msg { return open }
+		}
 		l := m.selected()
 		if l == nil {
 			return m, m.openContinue()
@@ -215,6 +267,9 @@ func (m Model) View() string {
 	for _, c := range ComingSoon {
 		titleW = max(titleW, len([]rune(c))+2)
 	}
+	for _, md := range Modes {
+		titleW = max(titleW, len([]rune(md.Label))+2)
+	}
 	titleW = min(titleW+3, w*3/5)
 	for i, l := range m.lessons {
 		name := layout.Pad(fmt.Sprintf("%d. %s", i+1, l.Title), titleW)
@@ -222,12 +277,27 @@ func (m Model) View() string {
 		row++
 	}
 	lines = append(lines, "", st.Heading.Render("Other modes"))
+	for _, md := range Modes {
+		note := ""
+		if md.Note != nil {
+			note = st.Faint.Render(md.Note(m.prog))
+		}
+		lines = append(lines, cursorAt(row, layout.Pad(styles.Bullet+" "+md.Label, titleW)+note))
+		row++
+	}
 	for _, c := range ComingSoon {
 		lines = append(lines, "  "+st.Faint.Render(layout.Pad(styles.Bullet+" "+c, titleW)+"coming soon"))
 	}
 	l := m.selected()
 	if id, _, ok := m.ContinueTarget(); l == nil && ok {
 		l = m.find(id)
+	}
+	if md := m.selectedMode(); md != nil {
+		l = nil
+		lines = append(lines, "", layout.Rule(strings.SplitN(md.Label, " — ", 2)[0], w, st.Border))
+		for _, wl := range layout.Lines(layout.Wrap(md.About, w-2)) {
+			lines = append(lines, "  "+wl)
+		}
 	}
 	if l != nil && len(l.Concepts) > 0 {
 		lines = append(lines, "", layout.Rule(l.Title+" teaches", w, st.Border))

@@ -42,7 +42,7 @@ func press(m Model, keys ...string) (Model, tea.Msg) {
 func TestFreshCourseStartsAtTheFirstLesson(t *testing.T) {
 	m := fixture(t, progress.New(), "")
 	v := ansi.Strip(m.View())
-	for _, want := range []string{"Start the course: Versions, not locks", "1. Versions, not locks", "· not started", "coming soon", "Sandbox"} {
+	for _, want := range []string{"Start the course: Versions, not locks", "1. Versions, not locks", "· not started", "Sandbox — build a race of your own"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("missing %q:\n%s", want, v)
 		}
@@ -59,9 +59,16 @@ func TestCursorSkipsComingSoonAndStopsAtTheEnds(t *testing.T) {
 	if m.Cursor() != 0 {
 		t.Fatalf("cursor went above the first entry: %d", m.Cursor())
 	}
-	m, _ = press(m, "down", "j", "down", "down", "down")
-	if m.Cursor() != 2 {
-		t.Fatalf("cursor went past the last lesson (coming-soon entries are not selectable): %d", m.Cursor())
+	for i := 0; i < 10; i++ {
+		m, _ = press(m, "down")
+	}
+	// Continue, two lessons, then the modes; coming-soon entries are not
+	// selectable.
+	if last := 2 + len(Modes); m.Cursor() != last {
+		t.Fatalf("cursor went past the last mode: %d, want %d", m.Cursor(), last)
+	}
+	for range Modes {
+		m, _ = press(m, "up")
 	}
 	_, msg := press(m, "enter")
 	if got, ok := msg.(nav.Open); !ok || got.LessonID != "lost-update" {
@@ -174,5 +181,40 @@ func TestLongCourseKeepsTheCursorInView(t *testing.T) {
 		}
 		uitest.CheckFrame(t, m.View(), 80, 22)
 		m, _ = press(m, "down")
+	}
+}
+
+// The quiz is a mode of its own: selectable after the lessons, it says
+// what it is and shows the best score kept with the progress.
+func TestQuizEntryOpensTheQuiz(t *testing.T) {
+	prog := progress.New()
+	m := fixture(t, prog, "")
+	v := ansi.Strip(m.View())
+	if !strings.Contains(v, "Quiz — test what you have learnt") || !strings.Contains(v, "not taken yet") {
+		t.Fatalf("no quiz entry:\n%s", v)
+	}
+	quiz := -1
+	for i, md := range Modes {
+		if _, ok := md.Open.(nav.OpenQuiz); ok {
+			quiz = i
+		}
+	}
+	if quiz < 0 {
+		t.Fatal("no mode opens the quiz")
+	}
+	for i := 0; i < 3+quiz; i++ { // continue, two lessons, the modes before it
+		m, _ = press(m, "down")
+	}
+	v = ansi.Strip(m.View())
+	if !strings.Contains(v, "› • Quiz") || !strings.Contains(v, "─ Quiz ─") || !strings.Contains(v, "per topic is kept") {
+		t.Fatalf("the quiz entry is not selected, or says nothing:\n%s", v)
+	}
+	if _, msg := press(m, "enter"); msg != (nav.OpenQuiz{}) {
+		t.Fatalf("enter on the quiz: %#v", msg)
+	}
+	prog.RecordQuiz("", 7, 10)
+	prog.RecordQuiz("patches", 3, 3)
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "best 7/10 on all topics") {
+		t.Fatalf("the best score is not shown:\n%s", v)
 	}
 }

@@ -13,3 +13,9 @@ type Home struct{}
 
 // ProgressChanged asks the root to save the progress.
 type ProgressChanged struct{}
+
+// OpenQuiz opens the quiz screen (where it was left, if a quiz is under way).
+type OpenQuiz struct{}
+
+// OpenSandbox opens the sandbox (as it was left, if it was open before).
+type OpenSandbox struct{}

@@ -9,7 +9,9 @@ import (
 // KeyMap is the lesson player's keys; the race view's keys are part of it.
 type KeyMap struct {
 	Up, Down, Pick, Answer, Next, Prev, Hint, Solution, Code, Zoom, PageUp, PageDown key.Binding
-	Race                                                                             raceview.KeyMap
+	// Live replays the race on the learner's cluster; Confirm says yes to it.
+	Live, Confirm key.Binding
+	Race          raceview.KeyMap
 }
 
 // DefaultKeys are the player's bindings.
@@ -27,6 +29,8 @@ func DefaultKeys() KeyMap {
 		Zoom:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "zoom race")),
 		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup/pgdn", "scroll text")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "scroll text down")),
+		Live:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "replay on your cluster")),
+		Confirm:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
 		Race:     raceview.DefaultKeys(),
 	}
 }

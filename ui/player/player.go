@@ -69,6 +69,10 @@ type Model struct {
 	wantRev bool   // reveal and play it as soon as it is ready
 	raceErr error
 
+	live      Live
+	liveState liveState
+	liveErr   error
+
 	race  raceview.Model
 	codeP codepane.Model
 	w, h  int
@@ -191,6 +195,8 @@ func (m Model) raceKey(opt *lessons.Option) string {
 // and playing. The race is computed in a command, off the UI loop (the
 // first one builds the API server's schema), and kept for next time.
 func (m *Model) show(s *lessons.Step, opt *lessons.Option, hidden, play bool) tea.Cmd {
+	// A new race on the stage: any replay offer or result was about the old one.
+	m.liveState, m.liveErr = liveIdle, nil
 	k := m.raceKey(opt)
 	m.want, m.wantHid, m.wantRev = k, hidden, play
 	if r, ok := m.runs[k]; ok {
@@ -272,6 +278,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd := m.apply(msg.key, msg.run)
 		m.syncCode()
 		return m, cmd
+	case liveReady:
+		return m, m.liveArrived(msg)
 	case raceview.TickMsg:
 		var cmd tea.Cmd
 		m.race, cmd = m.race.Update(msg)
@@ -287,6 +295,9 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	s := m.cur()
 	if s == nil {
 		return m.summaryKey(msg)
+	}
+	if cmd, took := m.liveKey(msg); took {
+		return m, cmd
 	}
 	question := s.Kind == lessons.Predict || s.Kind == lessons.Choose
 	switch {
@@ -431,11 +442,15 @@ func (m Model) ShortHelp() []key.Binding {
 // FullHelp is the full key list, by column.
 func (m Model) FullHelp() [][]key.Binding {
 	k := m.Keys
-	return [][]key.Binding{
+	groups := [][]key.Binding{
 		{k.Up, k.Down, k.Pick, k.Answer, k.Hint, k.Solution},
 		{k.Next, k.Prev, k.Code, k.Zoom, k.PageUp},
 		k.Race.Bindings(),
 	}
+	if m.live != nil {
+		groups = append(groups, []key.Binding{k.Live})
+	}
+	return groups
 }
 
 func ansiStrip(s string) string { return xansi.Strip(s) }
@@ -512,7 +527,7 @@ func (m Model) textBlock(w int) ([]string, int) {
 	q := len(lines)
 	if s.Kind == lessons.Read {
 		lines = append(lines, "", st.Faint.Render("enter: continue"))
-		return lines, q
+		return append(lines, m.liveLines(w)...), q
 	}
 	lines = append(lines, "")
 	q = len(lines)
@@ -584,7 +599,7 @@ func (m Model) textBlock(w int) ([]string, int) {
 	if m.correct {
 		lines = append(lines, "", st.Faint.Render("enter: continue"))
 	}
-	return lines, q
+	return append(lines, m.liveLines(w)...), q
 }
 
 // viewText draws the text column with scrolling that keeps the question
@@ -645,6 +660,9 @@ func (m Model) viewStage(w, h int) string {
 		}
 		if s.Kind == lessons.Choose && m.picked >= 0 && !m.race.Hidden() {
 			title += " · strategy: " + s.Options[m.picked].Label
+		}
+		if r := m.race.Run(); r != nil && r.Source != "" {
+			title += " · " + r.Source
 		}
 		m.race.SetSize(w, h-1)
 		body = m.race.View()

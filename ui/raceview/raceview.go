@@ -32,6 +32,9 @@ type Run struct {
 	Outcome *race.Outcome
 	// Plans maps a controller's name to its plan in one line.
 	Plans map[string]string
+	// Source says where the run came from when it is not the simulator
+	// ("live on https://…").
+	Source string
 }
 
 // Speed is one playback speed.
@@ -100,10 +103,13 @@ type Model struct {
 	scroll  int
 	// setupNote says why the race is held at its setup.
 	setupNote string
-	w, h      int
-	st        *styles.Styles
-	Keys      KeyMap
-	Tick      Ticker
+	// open: the run may go on (the sandbox plays it a step at a time), so
+	// the status says what happened so far, not how the race ended.
+	open bool
+	w, h int
+	st   *styles.Styles
+	Keys KeyMap
+	Tick Ticker
 }
 
 // New returns an empty race view.
@@ -125,6 +131,11 @@ func (m *Model) SetRun(r *Run, hidden bool) {
 	m.run, m.hidden, m.idx, m.playing, m.scroll = r, hidden, -1, false, 0
 	m.gen++
 }
+
+// SetOpen marks the run as open-ended: the outcome is the race so far and
+// more steps may follow. The playback line is left out (the screen around
+// the view plays the race) and an unfinished race is not called finished.
+func (m *Model) SetOpen(open bool) { m.open = open }
 
 // SetSetupNote replaces the note beside "Before the race".
 func (m *Model) SetSetupNote(n string) { m.setupNote = n }
@@ -530,6 +541,9 @@ func (m Model) statusLines(w int) []string {
 		line += legend
 	}
 	lines := []string{st.Faint.Render(line)}
+	if m.open {
+		lines = nil
+	}
 	if m.Finished() {
 		lines = append(lines, m.verdictLines(w)...)
 	}
@@ -542,11 +556,27 @@ func (m Model) verdictLines(w int) []string {
 	o := m.run.Outcome
 	var out []string
 	var gaveUp []string
+	running := false
 	for _, c := range o.Controllers {
 		if c.Status == "gave-up" {
 			gaveUp = append(gaveUp, c.Name)
 		}
+		running = running || c.Status == "running" || c.Status == "sleeping"
 	}
+	switch {
+	case !m.open || !running:
+		out = append(out, m.endLine(gaveUp)...)
+	case o.Verdict == race.VerdictLost:
+		out = append(out, st.Bad.Render(styles.Bad+" so far: a change was lost"))
+	}
+	return append(out, m.lossLines()...)
+}
+
+// endLine says how a race that is over ended.
+func (m Model) endLine(gaveUp []string) []string {
+	st := m.st
+	o := m.run.Outcome
+	var out []string
 	switch o.Verdict {
 	case race.VerdictNoLoss:
 		out = append(out, st.OK.Render(styles.OK+" finished: every change landed, none was lost"))
@@ -561,6 +591,14 @@ func (m Model) verdictLines(w int) []string {
 	default:
 		out = append(out, st.Warn.Render(styles.Warn+" finished: "+o.Verdict))
 	}
+	return out
+}
+
+// lossLines name each lost field and each controller's conflicts.
+func (m Model) lossLines() []string {
+	st := m.st
+	o := m.run.Outcome
+	var out []string
 	for _, l := range o.Lost {
 		by := fmt.Sprintf("erased by %s at step %d (RV %s)", l.ErasedBy, l.ErasedAtStep, l.ErasedRV)
 		if l.ErasedBy == l.Owner {

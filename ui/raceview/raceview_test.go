@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -236,5 +237,43 @@ func TestObjectToggleAndShortWindows(t *testing.T) {
 	for _, size := range [][2]int{{1, 1}, {8, 3}, {300, 100}} {
 		m.SetSize(size[0], size[1])
 		uitest.CheckFrame(t, m.View(), size[0], size[1])
+	}
+}
+
+// TestOpenRunIsNotCalledFinished: the sandbox shows a race as far as it
+// has been played; until it ends, nothing says "finished" or "stopped",
+// but a loss is reported as soon as it happens.
+func TestOpenRunIsNotCalledFinished(t *testing.T) {
+	full := fixtureRace(t, "lost-update", 0, "")
+	for _, c := range []struct {
+		upTo int
+		want string
+		bad  []string
+	}{
+		{2, "", []string{"finished", "stopped", "LOST", "paused"}},
+		{5, "✗ so far: a change was lost", []string{"finished"}},
+	} {
+		o := *full.Outcome
+		o.Steps = o.Steps[:c.upTo+1]
+		o.Verdict = race.VerdictUnfinished
+		o.Controllers = append([]race.ControllerResult(nil), o.Controllers...)
+		o.Controllers[1].Status = "running"
+		if c.upTo < 5 {
+			o.Lost = nil
+		} else {
+			o.Verdict = race.VerdictLost
+		}
+		m := newView(&Run{Outcome: &o, Plans: full.Plans}, false)
+		m.SetOpen(true)
+		m.SetIndex(c.upTo)
+		v := view(m, 100, 40)
+		if c.want != "" && !strings.Contains(v, c.want) {
+			t.Fatalf("step %d lacks %q:\n%s", c.upTo, c.want, v)
+		}
+		for _, b := range c.bad {
+			if strings.Contains(v, b) {
+				t.Fatalf("step %d shows %q:\n%s", c.upTo, b, v)
+			}
+		}
 	}
 }

@@ -1,0 +1,216 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/sim/report"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
+	"github.com/conflictlab/conflictlab/ui/styles"
+)
+
+// Dir, when set, is where relative file names are saved, exported and
+// loaded from instead of the working directory: the UI tests that press
+// random keys must not write into the source tree.
+var Dir string
+
+func resolve(path string) string {
+	if Dir != "" && !filepath.IsAbs(path) {
+		return filepath.Join(Dir, path)
+	}
+	return path
+}
+
+type promptKind int
+
+const (
+	savePrompt promptKind = iota
+	loadPrompt
+	exportPrompt
+)
+
+// prompt asks for a file name, then, if the file exists and is to be
+// written, whether to overwrite it.
+type prompt struct {
+	kind    promptKind
+	input   textinput.Model
+	confirm bool
+	// data is what will be written once the overwrite is confirmed.
+	data []byte
+	path string
+	err  string
+}
+
+func (p *prompt) verb() string {
+	return [...]string{"save", "load", "export"}[p.kind]
+}
+
+func (m *Model) openPrompt(k promptKind) {
+	ti := textinput.New()
+	s := textinput.DefaultStyles(m.st.Dark)
+	s.Cursor.Blink = false
+	ti.SetStyles(s)
+	ti.Prompt = "› "
+	switch k {
+	case savePrompt:
+		name := m.file
+		if name == "" {
+			name = m.sc.Name + ".yaml"
+		}
+		ti.SetValue(name)
+	case exportPrompt:
+		ti.SetValue(m.sc.Name + ".md")
+	}
+	ti.CursorEnd()
+	ti.Focus()
+	m.prompt = &prompt{kind: k, input: ti}
+	m.stopAuto()
+}
+
+func (m Model) promptKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	p := m.prompt
+	k := m.Keys
+	if p.confirm {
+		switch {
+		case key.Matches(msg, k.Yes):
+			if err := os.WriteFile(resolve(p.path), p.data, 0o644); err != nil {
+				p.confirm, p.err = false, err.Error()
+				return m, nil
+			}
+			m.wrote(p)
+		case key.Matches(msg, k.No):
+			p.confirm, p.err = false, "not overwritten: give another name"
+		}
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		m.prompt = nil
+		return m, nil
+	case key.Matches(msg, k.Enter):
+		path := strings.TrimSpace(p.input.Value())
+		if path == "" {
+			p.err = "type a file name"
+			return m, nil
+		}
+		p.path, p.err = path, ""
+		if p.kind == loadPrompt {
+			m.load(path)
+			return m, nil
+		}
+		data, err := m.fileData(p.kind, path)
+		if err != nil {
+			p.err = err.Error()
+			return m, nil
+		}
+		p.data = data
+		switch err := writeNew(resolve(path), data); {
+		case errors.Is(err, fs.ErrExist):
+			// Never overwrite without asking.
+			p.confirm = true
+		case err != nil:
+			p.err = err.Error()
+		default:
+			m.wrote(p)
+		}
+		return m, nil
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	return m, cmd
+}
+
+// writeNew creates path with data, failing with fs.ErrExist if it is
+// there: the check and the creation are one system call, so no file that
+// appears between them is clobbered.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func (m *Model) wrote(p *prompt) {
+	m.prompt = nil
+	switch p.kind {
+	case savePrompt:
+		m.file = p.path
+		m.setNotice(false, "%s saved to %s · conflictlab sandbox -f %s opens it", m.sc.Name, p.path, p.path)
+	case exportPrompt:
+		m.setNotice(false, "the run so far (%d turns) is in %s", len(m.play.taken()), p.path)
+	}
+}
+
+// fileData is what Save (the scenario, with the schedule played so far)
+// or Export (the run so far: markdown with a Mermaid diagram for .md, the
+// aligned text timeline otherwise) writes.
+func (m Model) fileData(k promptKind, path string) ([]byte, error) {
+	if k == savePrompt {
+		sc := draft.Clone(m.sc)
+		sc.Schedule = append([]string(nil), m.play.taken()...)
+		return scenario.Marshal(sc)
+	}
+	if m.play.out == nil {
+		return nil, errors.New("the race cannot run, so there is no run to export")
+	}
+	var b bytes.Buffer
+	var err error
+	if strings.HasSuffix(strings.ToLower(path), ".md") {
+		err = report.Markdown(&b, m.play.out)
+	} else {
+		err = report.Text(&b, m.play.out)
+	}
+	return b.Bytes(), err
+}
+
+func (m *Model) load(path string) {
+	sc, err := scenario.Load(resolve(path))
+	if err == nil {
+		err = m.Open(sc, path)
+	}
+	if err != nil {
+		m.prompt.err = err.Error()
+		return
+	}
+	m.prompt = nil
+	m.setNotice(false, "loaded %s from %s", sc.Name, path)
+}
+
+// promptLines draw the open prompt at the bottom of the sandbox.
+func (m Model) promptLines() []string {
+	st := m.st
+	p := m.prompt
+	var lines []string
+	about := map[promptKind]string{
+		savePrompt:   "Save the race as a scenario file (with the steps played so far as its schedule):",
+		loadPrompt:   "Load a scenario file (a race saved here, an example, a challenge):",
+		exportPrompt: "Export the run so far: a name ending .md gets a markdown transcript with a Mermaid diagram, any other the aligned text timeline:",
+	}[p.kind]
+	lines = append(lines, layout.Rule("", m.w, st.Border))
+	lines = append(lines, layout.Lines(layout.Wrap(about, m.w))...)
+	if p.confirm {
+		lines = append(lines, st.Warn.Render(layout.Truncate(styles.Warn+" "+p.path+" exists: overwrite it? y overwrites · n keeps it", m.w)))
+		return lines
+	}
+	p.input.SetWidth(max(10, m.w-4))
+	lines = append(lines, p.input.View())
+	if p.err != "" {
+		lines = append(lines, layout.Lines(layout.Wrap(st.Bad.Render(styles.Bad+" "+p.err), m.w))...)
+	}
+	return lines
+}

@@ -1,0 +1,432 @@
+package sandbox
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/styles"
+)
+
+// playState is the scheduler: the world as the learner has stepped it.
+type playState struct {
+	world *race.World
+	out   *race.Outcome
+	// err says why the race cannot run (the draft is not a valid race).
+	err error
+	// next is what each schedulable token would do now.
+	next map[string]string
+
+	auto   bool
+	random bool
+	seed   uint64
+	rng    *rand.Rand
+	speed  int
+	gen    int
+	tick   raceview.Ticker
+}
+
+// autoTick advances autoplay by one step; gen drops ticks scheduled
+// before a stop or a restart.
+type autoTick struct{ gen int }
+
+func (autoTick) sandboxMsg() {}
+
+// PlaybackTick marks autoplay ticks for the test driver, which holds them.
+func (autoTick) PlaybackTick() {}
+
+// seedStream is the second word of race.Play's PCG seed: with it, a
+// random run from the start takes the steps `conflictlab sim --seed N`
+// takes, so a race found here can be replayed there.
+const seedStream = 0x636f6e666c696374
+
+func (p playState) taken() []string {
+	if p.world == nil {
+		return nil
+	}
+	return p.world.Taken()
+}
+
+func (p playState) scenario() *scenario.Scenario {
+	if p.world == nil {
+		return nil
+	}
+	return p.world.Scenario()
+}
+
+func (p playState) hasManualLag() bool {
+	sc := p.scenario()
+	if sc == nil {
+		return false
+	}
+	for i := range sc.Controllers {
+		if sc.LagOf(i).Manual {
+			return true
+		}
+	}
+	return false
+}
+
+// over reports whether nothing can be scheduled any more.
+func (p playState) over() bool {
+	if p.world == nil {
+		return true
+	}
+	max := p.world.Scenario().MaxSteps
+	if max == 0 {
+		max = scenario.DefaultMaxSteps
+	}
+	return p.world.Done() || len(p.world.Enabled()) == 0 || len(p.world.Taken()) >= max
+}
+
+// restart puts the race back at its first step.
+func (m *Model) restart() {
+	m.stopAuto()
+	m.chal.won = false
+	m.play.world, m.play.err = race.New(m.sc)
+	m.refresh()
+}
+
+// replay plays tokens from the start: undo, and the explorer's examples.
+func (m *Model) replay(tokens []string) error {
+	m.restart()
+	if m.play.err != nil {
+		return m.play.err
+	}
+	for i, tok := range tokens {
+		if err := m.play.world.Step(tok); err != nil {
+			m.refresh()
+			return fmt.Errorf("step %d (%s): %w", i+1, tok, err)
+		}
+	}
+	m.refresh()
+	return nil
+}
+
+// step takes one token and tells the challenge.
+func (m *Model) step(tok string) tea.Cmd {
+	if m.play.world == nil {
+		return nil
+	}
+	if err := m.play.world.Step(tok); err != nil {
+		m.setNotice(true, "%v", err)
+		return nil
+	}
+	m.notice = ""
+	m.refresh()
+	return m.checkBroken()
+}
+
+// refresh recomputes the outcome so far, hands it to the race view, and
+// previews what each schedulable token would do.
+func (m *Model) refresh() {
+	p := &m.play
+	p.next = map[string]string{}
+	if p.world == nil {
+		p.out = nil
+		m.race.SetRun(nil, false)
+		return
+	}
+	p.out = p.world.Outcome()
+	plans := map[string]string{}
+	for _, c := range m.sc.Controllers {
+		plans[c.Name] = raceview.Plan(c.Program)
+	}
+	m.race.SetRun(&raceview.Run{Outcome: p.out, Plans: plans}, false)
+	m.race.SetIndex(len(p.out.Steps) - 1)
+	// The simulator is deterministic, so a clone stepped once shows
+	// exactly what the step will do, without doing it.
+	n := len(p.out.Steps)
+	for _, tok := range p.world.Enabled() {
+		c := p.world.Clone()
+		if c.Step(tok) != nil {
+			continue
+		}
+		if steps := c.Outcome().Steps; len(steps) > n {
+			p.next[tok] = describe(steps[n])
+		}
+	}
+}
+
+// describe says what a step does, without its answer.
+func describe(s race.Step) string {
+	switch s.Kind {
+	case "watch":
+		return "cache ← " + s.Event
+	case "lister":
+		return "read its Lister"
+	}
+	return report.Call(s)
+}
+
+// tokenKeys maps key names to schedule tokens: 1–4 and shift+1–4 always;
+// a controller's initial (and its capital, for its cache) when no other
+// controller shares it and the race tab does not use the key.
+func (m Model) tokenKeys() map[string]string {
+	out := map[string]string{}
+	shifted := []string{"!", "@", "#", "$"}
+	reserved := map[string]bool{"q": true, "?": true}
+	k := m.Keys
+	for _, b := range []key.Binding{k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.Slower, k.Explore,
+		k.Check, k.Hint, k.Save, k.Load, k.Export, k.ObjectKey, m.race.Keys.ScrollUp, m.race.Keys.ScrollDown} {
+		for _, s := range b.Keys() {
+			reserved[s] = true
+		}
+	}
+	initials := map[rune]int{}
+	for _, c := range m.sc.Controllers {
+		initials[unicode.ToLower([]rune(c.Name)[0])]++
+	}
+	for i, c := range m.sc.Controllers {
+		if i >= 4 {
+			break
+		}
+		out[fmt.Sprint(i+1)] = c.Name
+		out[shifted[i]] = c.Name + race.CacheSuffix
+		out[fmt.Sprintf("shift+%d", i+1)] = c.Name + race.CacheSuffix
+		r := unicode.ToLower([]rune(c.Name)[0])
+		if initials[r] != 1 || !unicode.IsLetter(r) {
+			continue
+		}
+		if lo := string(r); !reserved[lo] {
+			out[lo] = c.Name
+		}
+		if up := string(unicode.ToUpper(r)); !reserved[up] {
+			out[up] = c.Name + race.CacheSuffix
+		}
+	}
+	return out
+}
+
+// keysOf lists the keys that schedule a token, for the panel.
+func (m Model) keysOf(token string) string {
+	var ks []string
+	for k, t := range m.tokenKeys() {
+		if t == token && !strings.HasPrefix(k, "shift+") {
+			ks = append(ks, k)
+		}
+	}
+	// Digits and symbols first, then the letter.
+	sort.Slice(ks, func(i, j int) bool {
+		li, lj := unicode.IsLetter(rune(ks[i][0])), unicode.IsLetter(rune(ks[j][0]))
+		return !li && lj || li == lj && ks[i] < ks[j]
+	})
+	return strings.Join(ks, "/")
+}
+
+func (m Model) raceKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k := m.Keys
+	if tok, ok := m.tokenKeys()[msg.String()]; ok {
+		return m.stepKey(tok)
+	}
+	switch {
+	case key.Matches(msg, k.Undo):
+		m.stopAuto()
+		t := m.play.taken()
+		if len(t) == 0 {
+			m.setNotice(false, "nothing to undo: this is the start of the race")
+			return m, nil
+		}
+		if err := m.replay(append([]string(nil), t[:len(t)-1]...)); err != nil {
+			m.setNotice(true, "%v", err)
+		}
+	case key.Matches(msg, k.Restart):
+		m.restart()
+	case key.Matches(msg, k.Auto):
+		if m.play.auto {
+			m.stopAuto()
+			return m, nil
+		}
+		return m, m.startAuto()
+	case key.Matches(msg, k.Mode):
+		m.play.random = !m.play.random
+		m.play.rng = nil
+	case key.Matches(msg, k.Seed):
+		m.play.seed++
+		m.play.rng = nil
+		m.play.random = true
+	case key.Matches(msg, k.Faster):
+		m.play.speed = min(m.play.speed+1, len(raceview.Speeds)-1)
+	case key.Matches(msg, k.Slower):
+		m.play.speed = max(m.play.speed-1, 0)
+	case m.race.HandlesKey(msg) && (key.Matches(msg, m.race.Keys.Object, m.race.Keys.ScrollUp, m.race.Keys.ScrollDown)):
+		var cmd tea.Cmd
+		m.race, cmd = m.race.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+func (m Model) stepKey(tok string) (Model, tea.Cmd) {
+	if m.play.err != nil {
+		m.setNotice(true, "the race cannot run: fix it in the build tab")
+		return m, nil
+	}
+	for _, t := range m.play.world.Enabled() {
+		if t == tok {
+			return m, m.step(tok)
+		}
+	}
+	name, cache := strings.CutSuffix(tok, race.CacheSuffix)
+	switch {
+	case cache && !m.lagOf(name).Manual:
+		m.setNotice(true, "%s's informer lag is not manual: its cache is fed on its own (set lag to manual in the build tab)", name)
+	case cache:
+		m.setNotice(false, "%s's cache has seen every write: no watch event is waiting", name)
+	default:
+		m.setNotice(false, "%s has finished: it takes no more steps", name)
+	}
+	return m, nil
+}
+
+func (m Model) lagOf(name string) scenario.Lag {
+	for i, c := range m.sc.Controllers {
+		if c.Name == name {
+			return m.sc.LagOf(i)
+		}
+	}
+	return scenario.Lag{}
+}
+
+func (m *Model) startAuto() tea.Cmd {
+	if m.play.over() {
+		m.setNotice(false, "the race is over: r restarts it")
+		return nil
+	}
+	m.play.auto = true
+	m.play.gen++
+	return m.nextTick()
+}
+
+func (m *Model) stopAuto() {
+	m.play.auto = false
+	m.play.gen++
+}
+
+func (m Model) nextTick() tea.Cmd {
+	gen := m.play.gen
+	t := m.play.tick
+	if t == nil {
+		t = tea.Tick
+	}
+	return t(raceview.Speeds[m.play.speed].Every, func(time.Time) tea.Msg { return autoTick{gen: gen} })
+}
+
+func (m Model) onAutoTick(msg autoTick) (Model, tea.Cmd) {
+	if msg.gen != m.play.gen || !m.play.auto {
+		return m, nil
+	}
+	// Autoplay ends where race.Play does (over: every controller is
+	// done), even if a manual-lag cache still has events to take.
+	if m.play.over() {
+		m.stopAuto()
+		return m, nil
+	}
+	var tok string
+	if m.play.random {
+		if m.play.rng == nil {
+			m.play.rng = rand.New(rand.NewPCG(m.play.seed, seedStream))
+		}
+		en := m.play.world.Enabled()
+		tok = en[m.play.rng.IntN(len(en))]
+	} else {
+		tok = m.nextRoundRobin()
+	}
+	cmd := m.step(tok)
+	if m.play.over() || m.chal.won {
+		m.stopAuto()
+		return m, cmd
+	}
+	return m, tea.Batch(cmd, m.nextTick())
+}
+
+// nextRoundRobin picks the controller after the one that moved last, as
+// race.Play does; watch events are left to the learner.
+func (m Model) nextRoundRobin() string {
+	names := make([]string, len(m.sc.Controllers))
+	for i, c := range m.sc.Controllers {
+		names[i] = c.Name
+	}
+	last := -1
+	if t := m.play.taken(); len(t) > 0 {
+		for i, n := range names {
+			if n == t[len(t)-1] {
+				last = i
+			}
+		}
+	}
+	enabled := map[string]bool{}
+	for _, t := range m.play.world.Enabled() {
+		enabled[t] = true
+	}
+	for k := 1; k <= len(names); k++ {
+		if n := names[(last+k)%len(names)]; enabled[n] {
+			return n
+		}
+	}
+	return m.play.world.Enabled()[0]
+}
+
+// viewRace is the scheduler: one line per controller with its keys and
+// its next step, the autoplay state, and the race view below.
+func (m Model) viewRace(w, h int) string {
+	st := m.st
+	p := m.play
+	if p.err != nil {
+		return layout.Fit(st.Bad.Render(styles.Bad+" this race cannot run:")+"\n"+layout.Wrap(p.err.Error(), w)+"\n\n"+
+			st.Faint.Render("change it in the build tab (tab)"), w, h)
+	}
+	var lines []string
+	manual := p.hasManualLag()
+	nameW := 6
+	for _, c := range m.sc.Controllers {
+		nameW = max(nameW, len(c.Name)+2)
+	}
+	for i, c := range m.sc.Controllers {
+		keys := layout.Pad(st.Accent.Render(m.keysOf(c.Name)), 5)
+		name := layout.Pad(st.Lane(i).Render(c.Name), nameW)
+		what := ""
+		if res := p.out.Controllers[i]; res.Status == "done" {
+			what = st.OK.Render(styles.OK + " done")
+		} else if res.Status == "gave-up" {
+			what = st.Bad.Render(styles.Bad + " gave up")
+		} else if next, ok := p.next[c.Name]; ok {
+			what = "next: " + next
+		}
+		line := keys + name + what
+		if manual && m.sc.LagOf(i).Manual {
+			cache := st.Faint.Render("cache up to date")
+			if ev, ok := p.next[c.Name+race.CacheSuffix]; ok {
+				cache = st.Warn.Render(strings.TrimPrefix(ev, "cache ← ") + " waiting")
+			}
+			line = layout.Pad(line, max(36, w-34)) + st.Accent.Render(layout.Pad(m.keysOf(c.Name+race.CacheSuffix), 4)) + cache
+		}
+		lines = append(lines, layout.Truncate(line, w))
+	}
+	mode := "round-robin"
+	if p.random {
+		mode = fmt.Sprintf("random, seed %d", p.seed)
+	}
+	state := "‖ you schedule"
+	if p.auto {
+		state = styles.Current + " running"
+	}
+	status := fmt.Sprintf("%s · %d turns taken · autoplay %s at %s", state, len(p.taken()), mode, raceview.Speeds[p.speed].Label)
+	if p.over() {
+		status = fmt.Sprintf("race over after %d turns · u undoes · r restarts", len(p.taken()))
+	}
+	lines = append(lines, st.Faint.Render(layout.Truncate(status, w)))
+	m.race.SetSize(w, max(0, h-len(lines)-1))
+	return layout.Fit(strings.Join(lines, "\n")+"\n"+layout.Rule("", w, st.Border)+"\n"+m.race.View(), w, h)
+}

@@ -1,0 +1,394 @@
+// Package sandbox is the sandbox screen: compose a race (the object and
+// two to four controllers, every setting explained where it is chosen),
+// play the scheduler one atomic step at a time as in The Deadlock Empire,
+// run the explorer over every interleaving, take the "break it" and "fix
+// it" challenges, and save, load and export races.
+//
+// The simulator is deterministic and goroutine-free: a step is World.Step,
+// an undo replays the schedule minus its last token, and the only
+// goroutine here is the one the explorer runs on, which talks to the UI
+// through a channel read by successive commands.
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
+	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
+	"github.com/conflictlab/conflictlab/ui/styles"
+)
+
+// Now is the clock the explorer's elapsed time is read from; the golden
+// tests stop it.
+var Now = time.Now
+
+// Msg is implemented by the sandbox's own messages (explorer progress,
+// autoplay ticks) so the root can deliver them whichever screen is on
+// show: an exploration keeps running while the learner reads a lesson.
+type Msg interface{ sandboxMsg() }
+
+type tab int
+
+const (
+	buildTab tab = iota
+	raceTab
+	exploreTab
+	challengesTab
+)
+
+var tabNames = []string{"build", "race", "explore", "challenges"}
+
+// KeyMap is the sandbox's keys. The scheduler's controller keys (1–4 and
+// initials) are not here: they depend on the race.
+type KeyMap struct {
+	NextTab, PrevTab                       key.Binding
+	Up, Down, Left, Right, Enter, Delete   key.Binding
+	Undo, Restart, Auto, Mode, Seed        key.Binding
+	Faster, Slower                         key.Binding
+	Explore, Check, Hint                   key.Binding
+	Save, Load, Export, Back, Yes, No      key.Binding
+	StepKeys, CacheKeys, Commit, ObjectKey key.Binding
+}
+
+// DefaultKeys are the sandbox's bindings.
+func DefaultKeys() KeyMap {
+	b := func(keys []string, k, help string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, help))
+	}
+	return KeyMap{
+		NextTab:  b([]string{"tab"}, "tab", "next tab"),
+		PrevTab:  b([]string{"shift+tab"}, "shift+tab", "previous tab"),
+		Up:       b([]string{"up", "k"}, "↑/k", "up"),
+		Down:     b([]string{"down", "j"}, "↓/j", "down"),
+		Left:     b([]string{"left"}, "←", "previous choice"),
+		Right:    b([]string{"right"}, "→", "next choice"),
+		Enter:    b([]string{"enter"}, "enter", "edit/choose"),
+		Delete:   b([]string{"delete", "backspace", "d"}, "d", "delete row"),
+		Undo:     b([]string{"u", "backspace"}, "u", "undo step"),
+		Restart:  b([]string{"r"}, "r", "restart"),
+		Auto:     b([]string{"space"}, "space", "run/stop"),
+		Mode:     b([]string{"m"}, "m", "round-robin/random"),
+		Seed:     b([]string{"n"}, "n", "new seed"),
+		Faster:   b([]string{"+", "="}, "+/-", "speed"),
+		Slower:   b([]string{"-", "_"}, "-", "slower"),
+		Explore:  b([]string{"e"}, "e", "explore all"),
+		Check:    b([]string{"c"}, "c", "check fix"),
+		Hint:     b([]string{"h"}, "h", "hint"),
+		Save:     b([]string{"s"}, "s", "save"),
+		Load:     b([]string{"l"}, "l", "load"),
+		Export:   b([]string{"x"}, "x", "export"),
+		Back:     b([]string{"esc"}, "esc", "back"),
+		Yes:      b([]string{"y"}, "y", "yes"),
+		No:       b([]string{"n", "esc"}, "n", "no"),
+		Commit:   b([]string{"ctrl+s"}, "ctrl+s", "done"),
+		StepKeys: b([]string{"1", "2", "3", "4"}, "1-4/initial", "step controller"),
+		CacheKeys: b([]string{"!", "@", "#", "$", "shift+1", "shift+2", "shift+3", "shift+4"},
+			"⇧1-4/capital", "deliver watch event"),
+		ObjectKey: b([]string{"o"}, "o", "object/timeline"),
+	}
+}
+
+// Model is the sandbox.
+type Model struct {
+	st   *styles.Styles
+	w, h int
+	Keys KeyMap
+	tab  tab
+
+	// sc is the race being built; play runs it.
+	sc   *scenario.Scenario
+	file string
+
+	build buildState
+	play  playState
+	race  raceview.Model
+	ex    exploreState
+	chal  challengeState
+	prog  *progress.Progress
+
+	prompt *prompt
+	// notice is the last thing the sandbox has to tell (saved, an error).
+	notice string
+	bad    bool
+}
+
+// New opens the sandbox on its starting race. prog receives the
+// challenges' best results (the root saves it on nav.ProgressChanged).
+func New(st *styles.Styles, prog *progress.Progress) Model {
+	if prog == nil {
+		prog = progress.New()
+	}
+	m := Model{st: st, Keys: DefaultKeys(), prog: prog, race: raceview.New(st)}
+	m.race.SetOpen(true)
+	m.play.speed = raceview.DefaultSpeed
+	m.play.seed = 1
+	m.setRace(draft.New(), "")
+	return m
+}
+
+// Open replaces the race with sc (a file's, say), replaying its schedule
+// if it has one, and shows it in the race tab.
+func (m *Model) Open(sc *scenario.Scenario, file string) error {
+	if err := draft.Editable(sc); err != nil {
+		return err
+	}
+	m.leaveChallenge()
+	m.setRace(draft.Clone(sc), file)
+	if len(sc.Schedule) > 0 {
+		if err := m.replay(sc.Schedule); err != nil {
+			m.setNotice(true, "the file's schedule does not replay: %v", err)
+		}
+	}
+	if sc.Seed != nil {
+		m.play.seed = *sc.Seed
+	}
+	m.tab = raceTab
+	return nil
+}
+
+// setRace makes sc the race being built and played.
+func (m *Model) setRace(sc *scenario.Scenario, file string) {
+	// The schedule lives in the player while the race is on screen; the
+	// draft keeps only what the editor edits.
+	sc.Schedule, sc.Seed = nil, nil
+	m.sc, m.file = sc, file
+	m.build.cursor, m.build.scroll = 0, 0
+	m.ex = exploreState{}
+	m.restart()
+}
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(st *styles.Styles) {
+	m.st = st
+	m.race.SetStyles(st)
+}
+
+// SetTicker replaces the autoplay clock (tests drive it).
+func (m *Model) SetTicker(t raceview.Ticker) { m.play.tick = t }
+
+// SetSize sets the sandbox's rectangle.
+func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+
+// Scenario is the race being built (for tests).
+func (m Model) Scenario() *scenario.Scenario { return m.sc }
+
+// Taken is the schedule played so far (for tests).
+func (m Model) Taken() []string { return m.play.taken() }
+
+// Tab names the tab on show (for tests).
+func (m Model) Tab() string { return tabNames[m.tab] }
+
+// Title is the header text for the root's top bar.
+func (m Model) Title() string {
+	t := "Sandbox · " + tabNames[m.tab]
+	if c := m.chal.active; c != nil {
+		t += " · challenge: " + c.Title
+	}
+	return t
+}
+
+// CapturesKeys reports whether every key should come here, even those the
+// root binds (q, ?, esc): a text field is being typed in, or a question
+// is waiting for its answer.
+func (m Model) CapturesKeys() bool { return m.prompt != nil || m.build.editing() }
+
+// Exploring reports whether the explorer is running.
+func (m Model) Exploring() bool { return m.ex.running != nil }
+
+func (m *Model) setNotice(bad bool, format string, args ...interface{}) {
+	m.notice, m.bad = fmt.Sprintf(format, args...), bad
+}
+
+// Update handles the sandbox's keys and messages.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case autoTick:
+		return m.onAutoTick(msg)
+	case exploreProgress, exploreDone, exploreTick:
+		return m.onExplore(msg)
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k := m.Keys
+	if m.prompt != nil {
+		return m.promptKey(msg)
+	}
+	if m.build.editing() {
+		return m.editKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.Back):
+		return m.back()
+	case key.Matches(msg, k.NextTab):
+		return m.switchTab((m.tab + 1) % 4)
+	case key.Matches(msg, k.PrevTab):
+		return m.switchTab((m.tab + 3) % 4)
+	case key.Matches(msg, k.Save):
+		m.openPrompt(savePrompt)
+		return m, nil
+	case key.Matches(msg, k.Load):
+		m.openPrompt(loadPrompt)
+		return m, nil
+	case key.Matches(msg, k.Export):
+		m.openPrompt(exportPrompt)
+		return m, nil
+	case m.chal.active != nil && m.chal.active.Kind == challenges.Fix && key.Matches(msg, k.Check):
+		return m.startExplore(true)
+	case key.Matches(msg, k.Explore) && m.tab != exploreTab:
+		return m.startExplore(m.chal.active != nil && m.chal.active.Kind == challenges.Fix)
+	case m.chal.active != nil && key.Matches(msg, k.Hint):
+		m.chal.hint = !m.chal.hint
+		return m, nil
+	}
+	switch m.tab {
+	case buildTab:
+		return m.buildKey(msg)
+	case raceTab:
+		return m.raceKey(msg)
+	case exploreTab:
+		return m.exploreKey(msg)
+	case challengesTab:
+		return m.challengesKey(msg)
+	}
+	return m, nil
+}
+
+// back closes what is open, innermost first; at the top it leaves a
+// challenge, then the sandbox.
+func (m Model) back() (Model, tea.Cmd) {
+	switch {
+	case m.ex.running != nil:
+		m.ex.running.cancel.Store(true)
+		return m, nil
+	case m.play.auto:
+		m.stopAuto()
+		return m, nil
+	case m.chal.active != nil:
+		m.leaveChallenge()
+		m.tab = challengesTab
+		return m, nil
+	}
+	return m, func() tea.Msg { return nav.Home{} }
+}
+
+func (m Model) switchTab(t tab) (Model, tea.Cmd) {
+	m.tab = t
+	m.notice = ""
+	return m, nil
+}
+
+// ShortHelp is the key bar for the tab on show.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.Keys
+	if m.prompt != nil {
+		if m.prompt.confirm {
+			return []key.Binding{k.Yes, k.No}
+		}
+		return []key.Binding{relabel(k.Enter, "enter", m.prompt.verb()), relabel(k.Back, "esc", "cancel")}
+	}
+	if m.build.editing() {
+		if m.build.area != nil {
+			return []key.Binding{k.Commit, relabel(k.Back, "esc", "cancel")}
+		}
+		return []key.Binding{relabel(k.Enter, "enter", "done"), relabel(k.Back, "esc", "cancel")}
+	}
+	var out []key.Binding
+	switch m.tab {
+	case buildTab:
+		out = []key.Binding{relabel(k.Down, "↑↓", "select"), relabel(k.Right, "←→", "change"), k.Enter, k.Delete}
+	case raceTab:
+		out = []key.Binding{k.StepKeys}
+		if m.play.hasManualLag() {
+			out = append(out, k.CacheKeys)
+		}
+		out = append(out, k.Undo, k.Restart, k.Auto)
+	case exploreTab:
+		if m.ex.running != nil {
+			return []key.Binding{relabel(k.Back, "esc", "cancel")}
+		}
+		out = []key.Binding{k.Explore, relabel(k.Enter, "enter", "replay example")}
+	case challengesTab:
+		out = []key.Binding{relabel(k.Down, "↑↓", "select"), relabel(k.Enter, "enter", "start"), k.Hint}
+	}
+	if c := m.chal.active; c != nil && c.Kind == challenges.Fix {
+		out = append(out, k.Check)
+	}
+	return append(out, k.NextTab, k.Save)
+}
+
+// FullHelp is every key, by column.
+func (m Model) FullHelp() [][]key.Binding {
+	k := m.Keys
+	return [][]key.Binding{
+		{k.NextTab, k.PrevTab, k.Up, k.Down, k.Left, k.Right, k.Enter, k.Delete},
+		{k.StepKeys, k.CacheKeys, k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.ObjectKey},
+		{k.Explore, k.Check, k.Hint, k.Save, k.Load, k.Export},
+	}
+}
+
+// relabel is b shown in the key bar under other words.
+func relabel(b key.Binding, keys, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(keys, desc))
+}
+
+// View draws the sandbox into exactly its size: the tabs, the challenge
+// on, the tab's body, and a line for notices.
+func (m Model) View() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	st := m.st
+	var top []string
+	var tabs []string
+	for i, n := range tabNames {
+		if tab(i) == m.tab {
+			tabs = append(tabs, st.Selected.Render(" "+n+" "))
+		} else {
+			tabs = append(tabs, st.Faint.Render(" "+n+" "))
+		}
+	}
+	top = append(top, strings.Join(tabs, st.Faint.Render("│")))
+	top = append(top, m.challengeBanner()...)
+	var bottom []string
+	switch {
+	case m.prompt != nil:
+		bottom = m.promptLines()
+	case m.notice != "":
+		style := st.OK
+		if m.bad {
+			style = st.Bad
+		}
+		bottom = layout.Lines(layout.Wrap(style.Render(m.notice), m.w))
+	}
+	bodyH := max(0, m.h-len(top)-len(bottom))
+	var body string
+	switch m.tab {
+	case buildTab:
+		body = m.viewBuild(m.w, bodyH)
+	case raceTab:
+		body = m.viewRace(m.w, bodyH)
+	case exploreTab:
+		body = m.viewExplore(m.w, bodyH)
+	case challengesTab:
+		body = m.viewChallenges(m.w, bodyH)
+	}
+	out := strings.Join(top, "\n") + "\n" + layout.Fit(body, m.w, bodyH)
+	if len(bottom) > 0 {
+		out += "\n" + strings.Join(bottom, "\n")
+	}
+	return layout.Fit(out, m.w, m.h)
+}
