@@ -15,7 +15,6 @@ import (
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/report"
-	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // ExitLive: a live run could not be carried out (no cluster, 403, timeout).
@@ -71,22 +70,9 @@ func runLive(cmd *cobra.Command, env Env, f liveFlags) error {
 	schedule, _ := cmd.Flags().GetString("schedule")
 	seed, _ := cmd.Flags().GetString("seed")
 	output, _ := cmd.Flags().GetString("output")
-	if file == "" {
-		return usageErr(fmt.Errorf("sim needs a scenario: -f FILE"))
-	}
-	if schedule != "" && seed != "" {
-		return usageErr(fmt.Errorf("--schedule and --seed choose the steps in two different ways: give one"))
-	}
-	sched, err := parseSchedule(schedule, seed)
+	sc, sched, err := loadRace(file, schedule, seed, output)
 	if err != nil {
 		return err
-	}
-	if err := checkFormat(output, "text", "json", "markdown"); err != nil {
-		return err
-	}
-	sc, err := scenario.Load(file)
-	if err != nil {
-		return invalidErr(err)
 	}
 	cluster, err := live.Connect(live.Options{Kubeconfig: f.kubeconfig, Context: f.kubeContext,
 		Namespace: f.namespace, Keep: f.keep, InstallCRD: f.installCRD, RequestTimeout: f.timeout,

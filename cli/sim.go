@@ -36,22 +36,9 @@ Exit codes: 0 the race ran (whatever its outcome), 1 the scenario is invalid,
   conflictlab sim -f race.yaml --seed 7 -o json | jq .verdict`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if file == "" {
-				return usageErr(fmt.Errorf("sim needs a scenario: -f FILE"))
-			}
-			if schedule != "" && seed != "" {
-				return usageErr(fmt.Errorf("--schedule and --seed choose the steps in two different ways: give one"))
-			}
-			sched, err := parseSchedule(schedule, seed)
+			sc, sched, err := loadRace(file, schedule, seed, output)
 			if err != nil {
 				return err
-			}
-			if err := checkFormat(output, "text", "json", "markdown"); err != nil {
-				return err
-			}
-			sc, err := scenario.Load(file)
-			if err != nil {
-				return invalidErr(err)
 			}
 			o, err := race.Run(sc, sched)
 			if err != nil {
@@ -125,6 +112,29 @@ Exit codes: 0 explored, 1 the scenario is invalid, 2 usage error.`,
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
 	cmd.Flags().IntVar(&limit, "max", explore.DefaultMaxSchedules, "stop after this many interleavings")
 	return cmd
+}
+
+// loadRace checks sim's flags and loads its scenario; the simulated and
+// the live run share it.
+func loadRace(file, schedule, seed, output string) (*scenario.Scenario, race.Schedule, error) {
+	if file == "" {
+		return nil, race.Schedule{}, usageErr(fmt.Errorf("sim needs a scenario: -f FILE"))
+	}
+	if schedule != "" && seed != "" {
+		return nil, race.Schedule{}, usageErr(fmt.Errorf("--schedule and --seed choose the steps in two different ways: give one"))
+	}
+	sched, err := parseSchedule(schedule, seed)
+	if err != nil {
+		return nil, sched, err
+	}
+	if err := checkFormat(output, "text", "json", "markdown"); err != nil {
+		return nil, sched, err
+	}
+	sc, err := scenario.Load(file)
+	if err != nil {
+		return nil, sched, invalidErr(err)
+	}
+	return sc, sched, nil
 }
 
 func parseSchedule(schedule, seed string) (race.Schedule, error) {
