@@ -223,6 +223,9 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 	}
 }
 
+// MaxRequeueDelay is client-go's cap on a requeued item's backoff.
+const MaxRequeueDelay = 1000 * time.Second
+
 // failReconcile returns the error to the workqueue, which requeues the item
 // with per-item exponential backoff, or drops it when the budget is spent.
 func (m *Machine) failReconcile(now time.Duration) {
@@ -235,7 +238,14 @@ func (m *Machine) failReconcile(now time.Duration) {
 	if base == 0 {
 		base = 5 * time.Millisecond
 	}
-	m.wakeAt = now + base<<m.stats.Requeues
+	// workqueue.DefaultTypedControllerRateLimiter: per item, base·2^n capped
+	// at 1000s (its overall 10 qps bucket, burst 100, never binds for the
+	// handful of items a race has).
+	delay := MaxRequeueDelay
+	if m.stats.Requeues < 40 {
+		delay = min(base<<m.stats.Requeues, MaxRequeueDelay)
+	}
+	m.wakeAt = now + delay
 	m.stats.Requeues++
 	m.restart()
 }

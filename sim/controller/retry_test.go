@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/util/retry"
+	"k8s.io/client-go/util/workqueue"
 
 	"github.com/conflictlab/conflictlab/sim/api"
 )
@@ -75,5 +77,25 @@ func TestRetryMatchesClientGo(t *testing.T) {
 				t.Fatalf("each attempt is a GET and a write: %d requests for %d attempts", got, writes)
 			}
 		})
+	}
+}
+
+// TestRequeueBackoffMatchesClientGo: the workqueue model backs an item off
+// as client-go's default controller rate limiter does, 5ms·2^n up to 1000s.
+func TestRequeueBackoffMatchesClientGo(t *testing.T) {
+	limiter := workqueue.DefaultTypedControllerRateLimiter[string]()
+	p := Program{Name: "a", Target: api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "cm1"},
+		Read: FromLive, Write: Update, Retry: NoRetry(), Requeue: RequeuePolicy{Max: 30},
+		Mutations: []Mutation{{Op: Set, Path: MustPath("data.x"), Value: "1"}}}
+	m := New(p)
+	gone := apierrors.NewNotFound(schema.GroupResource{Resource: "configmaps"}, "cm1")
+	now := time.Duration(0)
+	for i := 0; i < 30; i++ {
+		m.Deliver(m.Next(), api.Response{Code: 404, Err: gone}, now)
+		want := limiter.When("cm1")
+		if got := m.WakeAt() - now; got != want {
+			t.Fatalf("requeue %d: backoff %v, client-go %v", i+1, got, want)
+		}
+		now = m.WakeAt()
 	}
 }
