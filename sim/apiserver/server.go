@@ -57,6 +57,8 @@ type Server struct {
 	// from at or below it get 410 Expired.
 	compacted int64
 	uids      int
+	// memo, when set, remembers writes' answers (see memo.go).
+	memo answers
 }
 
 // New returns an empty server. The first write gets resourceVersion
@@ -113,6 +115,20 @@ func (s *Server) Peek(ref api.Ref) *unstructured.Unstructured { return s.objects
 
 // Do serves one request.
 func (s *Server) Do(req api.Request) api.Response {
+	k, memoize := s.memoKey(req)
+	if !memoize {
+		return s.do(req)
+	}
+	if a, ok := s.memo[k]; ok {
+		return s.replay(k, a)
+	}
+	rv := s.rv
+	resp := s.do(req)
+	s.remember(k, resp, rv)
+	return resp
+}
+
+func (s *Server) do(req api.Request) api.Response {
 	info, ok := api.Lookup(req.Ref.Kind)
 	if !ok {
 		err := apierrors.NewNotFound(s.unknownResource(req.Ref.Kind), "")

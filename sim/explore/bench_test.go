@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/conflictlab/conflictlab/sim/apiserver"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 )
@@ -24,19 +25,26 @@ func benchScenario(n, loops int) *race.World {
 }
 
 func BenchmarkExplore(b *testing.B) {
+	apiserver.DefaultSchema() // once per process, not part of any exploration
 	for _, c := range []struct{ n, loops int }{{2, 2}, {2, 3}, {3, 2}} {
 		steps := 2 * c.loops
-		b.Run(fmt.Sprintf("%dctl_x_%dsteps", c.n, steps), func(b *testing.B) {
-			sc := benchScenario(c.n, c.loops).Scenario()
-			var r *Result
-			for i := 0; i < b.N; i++ {
-				var err error
-				if r, err = Explore(sc, Options{}); err != nil {
-					b.Fatal(err)
-				}
+		for _, memo := range []bool{true, false} {
+			name := fmt.Sprintf("%dctl_x_%dsteps/memo", c.n, steps)
+			if !memo {
+				name = fmt.Sprintf("%dctl_x_%dsteps/nomemo", c.n, steps)
 			}
-			b.ReportMetric(float64(r.Schedules), "schedules")
-			b.ReportMetric(float64(r.Schedules)*float64(b.N)/b.Elapsed().Seconds(), "schedules/s")
-		})
+			b.Run(name, func(b *testing.B) {
+				sc := benchScenario(c.n, c.loops).Scenario()
+				var r *Result
+				for i := 0; i < b.N; i++ {
+					var err error
+					if r, err = Explore(sc, Options{NoMemo: !memo}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(r.Schedules), "schedules")
+				b.ReportMetric(float64(r.Schedules)*float64(b.N)/b.Elapsed().Seconds(), "schedules/s")
+			})
+		}
 	}
 }

@@ -16,6 +16,9 @@ type Options struct {
 	// Progress, when set, is called after every complete schedule with the
 	// count so far; returning false cancels the search.
 	Progress func(done int) bool
+	// NoMemo turns off the server's memory of answers (for measuring it,
+	// and for checking that it changes nothing).
+	NoMemo bool
 }
 
 // DefaultMaxSchedules keeps an accidental explosion (an unbounded retry
@@ -42,6 +45,9 @@ func Explore(sc *scenario.Scenario, opts Options) (*Result, error) {
 	w, err := race.New(sc)
 	if err != nil {
 		return nil, err
+	}
+	if !opts.NoMemo {
+		w.Memoize()
 	}
 	if opts.MaxSchedules == 0 {
 		opts.MaxSchedules = DefaultMaxSchedules

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -164,5 +165,33 @@ func TestProgressCancels(t *testing.T) {
 	}
 	if !r.Cancelled || r.Schedules != 5 {
 		t.Fatalf("cancelled=%v schedules=%d", r.Cancelled, r.Schedules)
+	}
+}
+
+// TestMemoChangesNothing: with the server remembering answers across
+// branches, every example scenario explores to exactly the same tallies and
+// example schedules as without.
+func TestMemoChangesNothing(t *testing.T) {
+	files, err := filepath.Glob("../../examples/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	extra, _ := filepath.Glob("../../lessons/course/scenarios/*.yaml")
+	for _, f := range append(files, extra...) {
+		sc, err := scenario.Load(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		with, err := Explore(sc, Options{MaxSchedules: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := Explore(sc, Options{MaxSchedules: 1000, NoMemo: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(with, without) {
+			t.Errorf("%s: with memo %+v, without %+v", f, with, without)
+		}
 	}
 }

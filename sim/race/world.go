@@ -280,3 +280,11 @@ func (w *World) cacheRVs() []int64 {
 
 // Object returns the current server copy of ref (nil if absent).
 func (w *World) Object(ref api.Ref) *unstructured.Unstructured { return w.server.Peek(ref) }
+
+// Memoize makes a simulated world's server remember its answers to
+// writes; the explorer's branches, cloned from one world, share them.
+func (w *World) Memoize() {
+	if b, ok := w.server.(simBackend); ok {
+		b.Server.Memoize()
+	}
+}
