@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/sim/api"
-	"github.com/conflictlab/conflictlab/sim/report"
 )
 
 // ExitLive: a live run could not be carried out (no cluster, 403, timeout).
@@ -105,13 +103,5 @@ func runLive(cmd *cobra.Command, env Env, f liveFlags) error {
 		fmt.Fprintf(env.Stderr, "live: %d requests, latency median %s, max %s\n",
 			len(lat), lat[len(lat)/2].Round(10*time.Microsecond), lat[len(lat)-1].Round(10*time.Microsecond))
 	}
-	switch output {
-	case "json":
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(o)
-	case "markdown":
-		return report.Markdown(env.Stdout, o)
-	}
-	return report.Text(env.Stdout, o)
+	return writeOutcome(env.Stdout, o, output)
 }

@@ -118,7 +118,7 @@ func runQuiz(in io.Reader, out io.Writer, sess *quiz.Session, bank *quiz.Bank, e
 
 func printQuestion(out io.Writer, p quiz.Presented) {
 	q := p.Question
-	fmt.Fprintf(out, "\n── Question %d/%d · %s · lesson %s\n\n", p.Number, p.Total, kindLabel(q.Kind), q.Lesson)
+	fmt.Fprintf(out, "\n── Question %d/%d · %s · lesson %s\n\n", p.Number, p.Total, q.Kind.Label(), q.Lesson)
 	fmt.Fprintln(out, q.Text)
 	if q.Snippet != "" {
 		if code, err := snippets.Get(q.Snippet); err == nil {
@@ -207,18 +207,6 @@ func printScore(out io.Writer, sess *quiz.Session, stopped bool) {
 	for _, m := range sc.Missed {
 		fmt.Fprintf(out, "  %d. %s (lesson %s): %s\n", m.Number, m.Question.ID, m.Lesson, firstLine(m.Question.Text))
 	}
-}
-
-func kindLabel(k quiz.Kind) string {
-	switch k {
-	case quiz.Race:
-		return "predict the race"
-	case quiz.Bug:
-		return "spot the bug"
-	case quiz.Method:
-		return "pick the write method"
-	}
-	return "multiple choice"
 }
 
 func letters(n int) string {

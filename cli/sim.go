@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -47,15 +48,7 @@ Exit codes: 0 the race ran (whatever its outcome), 1 the scenario is invalid,
 				}
 				return invalidErr(fmt.Errorf("%s: %w", file, err))
 			}
-			switch output {
-			case "json":
-				enc := json.NewEncoder(env.Stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(o)
-			case "markdown":
-				return report.Markdown(env.Stdout, o)
-			}
-			return report.Text(env.Stdout, o)
+			return writeOutcome(env.Stdout, o, output)
 		},
 	}
 	cmd.Flags().StringVarP(&file, "file", "f", "", "scenario file (YAML)")
@@ -112,6 +105,20 @@ Exit codes: 0 explored, 1 the scenario is invalid, 2 usage error.`,
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
 	cmd.Flags().IntVar(&limit, "max", explore.DefaultMaxSchedules, "stop after this many interleavings")
 	return cmd
+}
+
+// writeOutcome prints a race in the chosen format: the simulated and the
+// live run print alike.
+func writeOutcome(w io.Writer, o *race.Outcome, output string) error {
+	switch output {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(o)
+	case "markdown":
+		return report.Markdown(w, o)
+	}
+	return report.Text(w, o)
 }
 
 // loadRace checks sim's flags and loads its scenario; the simulated and

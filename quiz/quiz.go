@@ -49,6 +49,19 @@ const (
 // Kinds lists the kinds in the order the docs present them.
 var Kinds = []Kind{Choice, Race, Bug, Method}
 
+// Label names what a question of this kind asks, for people.
+func (k Kind) Label() string {
+	switch k {
+	case Race:
+		return "predict the race"
+	case Bug:
+		return "spot the bug"
+	case Method:
+		return "pick the write method"
+	}
+	return "multiple choice"
+}
+
 // MaxOptions is the number of answer letters (a–d).
 const MaxOptions = 4
 

@@ -922,17 +922,10 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// kindLabel names what a question asks, as `conflictlab quiz` does.
+// kindLabel is the kind's label as a heading.
 func kindLabel(k qz.Kind) string {
-	switch k {
-	case qz.Race:
-		return "Predict the race"
-	case qz.Bug:
-		return "Spot the bug"
-	case qz.Method:
-		return "Pick the write method"
-	}
-	return "Multiple choice"
+	l := k.Label()
+	return strings.ToUpper(l[:1]) + l[1:]
 }
 
 func (m Model) hasStage() bool {
