@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"syscall"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/live"
+	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/api"
 )
 
@@ -48,6 +50,12 @@ With --live the same controllers run the same schedule against a real API server
 scenario's lag. The run prints the server and context first, works in a fresh
 namespace labelled conflictlab.dev/run=<id> (or --namespace), writes only the
 objects it creates and labels, and deletes them afterwards (--keep keeps them).
+Every request names exactly one of the scenario's objects: a write whose body
+renames its object or moves it to another namespace is refused before it is
+sent. --namespace refuses default, kube-system, kube-public and kube-node-lease.
+The Widget CRD is deleted afterwards only if this run created it. Ctrl+C,
+SIGTERM, SIGHUP and SIGQUIT clean up too; what a killed run left behind,
+'conflictlab cleanup' finds and deletes.
 Exit code 5: the live run could not be carried out.`
 	simRun := cmd.RunE
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -59,9 +67,33 @@ Exit code 5: the live run could not be carried out.`
 			}
 			return simRun(cmd, args)
 		}
+		if f.namespace != "" {
+			if err := live.CheckNamespace(f.namespace); err != nil {
+				return usageErr(err)
+			}
+		}
+		if f.timeout <= 0 {
+			// client-go reads 0 as "no timeout": a hung server would hang the run.
+			return usageErr(fmt.Errorf("--request-timeout %s: want a positive duration, as 10s", f.timeout))
+		}
 		return runLive(cmd, env, f)
 	}
 }
+
+// journal is where live runs record what they create, beside the progress
+// file: $XDG_STATE_HOME/conflictlab/live-runs (or ~/.local/state/…).
+// "" when there is no state directory (the runs then keep no record).
+func journal(env Env) live.Journal {
+	p, err := progress.DefaultPath(env.Getenv)
+	if err != nil {
+		return ""
+	}
+	return live.JournalIn(filepath.Dir(p))
+}
+
+// exitSignals are the ways a terminal session ends a process that must
+// still clean up: Ctrl+C, kill, a closed SSH connection, Ctrl+\.
+var exitSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 func runLive(cmd *cobra.Command, env Env, f liveFlags) error {
 	file, _ := cmd.Flags().GetString("file")
@@ -74,7 +106,7 @@ func runLive(cmd *cobra.Command, env Env, f liveFlags) error {
 	}
 	cluster, err := live.Connect(live.Options{Kubeconfig: f.kubeconfig, Context: f.kubeContext,
 		Namespace: f.namespace, Keep: f.keep, InstallCRD: f.installCRD, RequestTimeout: f.timeout,
-		Log: env.Stderr})
+		Journal: journal(env), Log: env.Stderr})
 	if err != nil {
 		return &exitError{ExitLive, err}
 	}
@@ -90,7 +122,7 @@ func runLive(cmd *cobra.Command, env Env, f liveFlags) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, exitSignals...)
 	defer stop()
 	res, err := cluster.Run(ctx, sc, sched)
 	if err != nil {

@@ -66,13 +66,13 @@ func TestConformance(t *testing.T) {
 	t.Logf("API server %s (context %q)", c.Host, c.Context)
 	// One CRD for the whole run (re-creating a CRD right after deleting it
 	// races with its own cleanup).
-	installed, err := c.InstallWidgetCRD(ctx, "conformance")
+	crdUID, err := c.InstallWidgetCRD(ctx, "conformance")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if installed {
+	if crdUID != "" {
 		defer func() {
-			if err := c.DeleteWidgetCRD(ctx); err != nil {
+			if err := c.DeleteWidgetCRD(ctx, crdUID); err != nil {
 				t.Errorf("delete CRD: %v", err)
 			}
 		}()

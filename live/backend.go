@@ -13,8 +13,10 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/watch"
+	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/apiserver"
@@ -81,9 +83,8 @@ func (s *Session) NewBackend(ctx context.Context, sc *scenario.Scenario) (*Backe
 		if n, _ := strconv.ParseInt(from, 10, 64); n > b.rv {
 			b.rv = n
 		}
-		rctx, rcancel = s.c.ctx(ctx)
+		// The watch lives as long as the backend (wctx), not one request.
 		w, err := s.c.watch.Resource(gvr).Namespace(s.Namespace).Watch(wctx, metav1.ListOptions{ResourceVersion: from, AllowWatchBookmarks: true})
-		rcancel()
 		if err != nil {
 			cancel()
 			return nil, s.c.explain(err, s.needs, fmt.Sprintf("watch %s", gvr.Resource))
@@ -328,15 +329,18 @@ func (b *Backend) Do(req api.Request) api.Response {
 		}
 	case req.Verb == api.Create, req.Verb == api.Update:
 		var u *unstructured.Unstructured
-		u, err = b.outgoing(req.Body)
+		u, err = b.outgoing(req)
 		if err != nil {
-			return api.Response{Code: http.StatusBadRequest, Err: apierrors.NewBadRequest(err.Error())}
+			return b.refuse(req, gvr, err)
 		}
 		switch {
 		case req.Verb == api.Create:
+			b.s.intend(ref)
 			obj, err = ri.Create(ctx, u, metav1.CreateOptions{FieldManager: req.FieldManager})
 			if err == nil {
-				b.s.noteCreated(ref)
+				b.s.created(ref, string(obj.GetUID()))
+			} else if _, isAPI := err.(apierrors.APIStatus); isAPI {
+				b.s.notCreated(ref) // the server answered: nothing was made
 			}
 		case req.Subresource == "status":
 			obj, err = ri.UpdateStatus(ctx, u, metav1.UpdateOptions{FieldManager: req.FieldManager})
@@ -353,11 +357,25 @@ func (b *Backend) Do(req api.Request) api.Response {
 		if req.Subresource != "" {
 			sub = []string{req.Subresource}
 		}
-		obj, err = ri.Patch(ctx, req.Ref.Name, req.PatchType, b.patchBody(req), opts, sub...)
-		if err == nil && cl.code == http.StatusCreated {
-			// An apply created it (unlabelled: the label would be the
-			// applier's field): it is this run's, to delete afterwards.
-			b.s.noteCreated(ref)
+		body, berr := b.patchBody(req)
+		if berr != nil {
+			return b.refuse(req, gvr, berr)
+		}
+		// An apply may create the object (unlabelled: the label would be
+		// the applier's field): journal it first, so a killed run's record
+		// still names it.
+		mayCreate := req.PatchType == api.ApplyPatch && b.Peek(req.Ref) == nil
+		if mayCreate {
+			b.s.intend(ref)
+		}
+		obj, err = ri.Patch(ctx, req.Ref.Name, req.PatchType, body, opts, sub...)
+		switch {
+		case err == nil && cl.code == http.StatusCreated:
+			b.s.created(ref, string(obj.GetUID()))
+		case mayCreate:
+			if _, isAPI := err.(apierrors.APIStatus); err == nil || isAPI {
+				b.s.notCreated(ref)
+			}
 		}
 	case req.Verb == api.Delete:
 		err = ri.Delete(ctx, req.Ref.Name, metav1.DeleteOptions{})
@@ -417,12 +435,72 @@ func (b *Backend) afterWrite(ref api.Ref, obj *unstructured.Unstructured) {
 	}
 }
 
-// outgoing decodes a Create/Update body, puts it in the run's namespace
-// and labels it (so a PUT from a copy that lost the label keeps it).
-func (b *Backend) outgoing(body []byte) (*unstructured.Unstructured, error) {
+// refuse answers a request that would name another object than the
+// race's target, without sending it: the run stops with a message that
+// says why. (The simulator answers the same write with the real server's
+// 400; live mode never sends it, because client-go's dynamic client takes
+// the URL of a PUT from the body's name.)
+func (b *Backend) refuse(req api.Request, gvr schema.GroupVersionResource, err error) api.Response {
+	err = fmt.Errorf("live: refusing %s of %s before sending it: %v; a live run only sends requests that name the race's own object, in the URL and in the body",
+		req.Describe(), req.Ref, err)
+	b.fail(err)
+	return api.Response{Code: http.StatusForbidden, Err: apierrors.NewForbidden(gvr.GroupResource(), req.Ref.Name, err)}
+}
+
+// checkIdentity verifies that what a body says about its object — kind,
+// apiVersion, namespace, name — names exactly the request's target, as the
+// scenario wrote it. Absent fields are fine (the server fills them in from
+// the URL).
+func (b *Backend) checkIdentity(req api.Request, m map[string]interface{}) error {
+	info, _ := api.Lookup(req.Ref.Kind)
+	if k, ok := m["kind"]; ok && k != string(req.Ref.Kind) {
+		return fmt.Errorf("the body's kind is %v, not %s", k, req.Ref.Kind)
+	}
+	if v, ok := m["apiVersion"]; ok && v != info.APIVersion {
+		return fmt.Errorf("the body's apiVersion is %v, not %s", v, info.APIVersion)
+	}
+	meta, present := m["metadata"]
+	if !present || meta == nil {
+		if req.Verb == api.Create || req.Verb == api.Update {
+			return fmt.Errorf("the body has no metadata.name")
+		}
+		return nil
+	}
+	md, ok := meta.(map[string]interface{})
+	if !ok {
+		return fmt.Errorf("the body's metadata is not an object")
+	}
+	if n, ok := md["name"]; ok || req.Verb == api.Create || req.Verb == api.Update {
+		if n != req.Ref.Name {
+			return fmt.Errorf("the body names %s %v, not %s", req.Ref.Kind, printable(n), req.Ref.Name)
+		}
+	}
+	if _, ok := md["generateName"]; ok && req.Verb == api.Create {
+		return fmt.Errorf("the body asks for a generated name")
+	}
+	if ns, ok := md["namespace"]; ok && ns != req.Ref.Namespace {
+		return fmt.Errorf("the body puts it in namespace %v, not the scenario's %s", printable(ns), req.Ref.Namespace)
+	}
+	return nil
+}
+
+func printable(v interface{}) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprintf("%q", fmt.Sprint(v))
+}
+
+// outgoing decodes a Create/Update body, checks it names the target, puts
+// it in the run's namespace and labels it (so a PUT from a copy that lost
+// the label keeps it).
+func (b *Backend) outgoing(req api.Request) (*unstructured.Unstructured, error) {
 	var m map[string]interface{}
-	if err := utiljson.Unmarshal(body, &m); err != nil {
+	if err := utiljson.Unmarshal(req.Body, &m); err != nil {
 		return nil, fmt.Errorf("request body: %v", err)
+	}
+	if err := b.checkIdentity(req, m); err != nil {
+		return nil, err
 	}
 	u := &unstructured.Unstructured{Object: m}
 	u.SetNamespace(b.s.Namespace)
@@ -435,24 +513,51 @@ func (b *Backend) outgoing(body []byte) (*unstructured.Unstructured, error) {
 	return u, nil
 }
 
-// patchBody moves a patch that names a namespace (an apply configuration
-// does) into the run's namespace. Other bodies go out byte for byte.
-func (b *Backend) patchBody(req api.Request) []byte {
+// patchBody checks that a patch names only its target, and moves a patch
+// that names a namespace (an apply configuration does) into the run's
+// namespace. A JSON patch may not touch the object's identity at all.
+// Other bodies go out byte for byte.
+func (b *Backend) patchBody(req api.Request) ([]byte, error) {
 	if req.PatchType == api.JSONPatch {
-		return req.Body
+		var ops []map[string]interface{}
+		if json.Unmarshal(req.Body, &ops) != nil {
+			return req.Body, nil // malformed: the server answers it, harmlessly
+		}
+		for _, op := range ops {
+			for _, k := range []string{"path", "from"} {
+				p, _ := op[k].(string)
+				if identityPath(p) {
+					return nil, fmt.Errorf("its JSON patch op %v %s touches the object's identity", op["op"], p)
+				}
+			}
+		}
+		return req.Body, nil
 	}
 	var m map[string]interface{}
-	if json.Unmarshal(req.Body, &m) != nil {
-		return req.Body
+	if err := sigsyaml.Unmarshal(req.Body, &m); err != nil {
+		return req.Body, nil // malformed: the server answers it, harmlessly
+	}
+	if err := b.checkIdentity(req, m); err != nil {
+		return nil, err
 	}
 	meta, _ := m["metadata"].(map[string]interface{})
 	if _, ok := meta["namespace"]; !ok {
-		return req.Body
+		return req.Body, nil
 	}
 	meta["namespace"] = b.s.Namespace
 	out, err := json.Marshal(m)
 	if err != nil {
-		return req.Body
+		return nil, err
 	}
-	return out
+	return out, nil
+}
+
+// identityPath reports whether a JSON pointer reaches the fields that say
+// which object this is.
+func identityPath(p string) bool {
+	switch p {
+	case "", "/kind", "/apiVersion", "/metadata", "/metadata/name", "/metadata/namespace", "/metadata/generateName", "/metadata/uid":
+		return true
+	}
+	return false
 }

@@ -93,24 +93,44 @@ func (s *Session) ensureCRD(ctx context.Context) error {
 	case !apierrors.IsNotFound(err):
 		return c.explain(err, s.needs, "read CRD "+WidgetCRDName)
 	}
-	if _, err := c.InstallWidgetCRD(ctx, s.ID); err != nil {
+	uid, err := c.installWidgetCRD(ctx, s.ID, func(uid string) {
+		// Recorded the moment the server answers: from here on the CRD is
+		// this run's to remove, even if the wait below is interrupted.
+		s.fp.CRDUID = uid
+		s.record()
+	})
+	if err != nil {
 		return c.explain(err, s.needs, "create CRD "+WidgetCRDName)
 	}
-	s.crd = true
+	if uid == "" {
+		// Someone created it between our GET and our create: it is theirs.
+		fmt.Fprintf(c.opts.Log, "live: using the existing CRD %s (created meanwhile by someone else; it will be left in place)\n", WidgetCRDName)
+		return nil
+	}
 	fmt.Fprintf(c.opts.Log, "live: installed CRD %s (--install-crd)\n", WidgetCRDName)
 	return nil
 }
 
 // InstallWidgetCRD creates the Widget CRD (labelled with runID) unless it
-// exists, and waits until Widgets are served. It reports whether it
-// created it.
-func (c *Cluster) InstallWidgetCRD(ctx context.Context, runID string) (bool, error) {
+// exists, and waits until Widgets are served. It returns the uid of the
+// CRD it created, "" when one existed already (and is not ours to delete).
+func (c *Cluster) InstallWidgetCRD(ctx context.Context, runID string) (string, error) {
+	return c.installWidgetCRD(ctx, runID, nil)
+}
+
+func (c *Cluster) installWidgetCRD(ctx context.Context, runID string, created func(uid string)) (string, error) {
 	rctx, cancel := c.ctx(ctx)
-	_, err := c.dyn.Resource(crdGVR).Create(rctx, WidgetCRD(runID), metav1.CreateOptions{FieldManager: UserAgent})
+	got, err := c.dyn.Resource(crdGVR).Create(rctx, WidgetCRD(runID), metav1.CreateOptions{FieldManager: UserAgent})
 	cancel()
-	created := err == nil
-	if err != nil && !apierrors.IsAlreadyExists(err) {
-		return false, err
+	uid := ""
+	switch {
+	case err == nil:
+		uid = string(got.GetUID())
+		if created != nil {
+			created(uid)
+		}
+	case !apierrors.IsAlreadyExists(err):
+		return "", err
 	}
 	// Wait until it is Established and the resource answers.
 	deadline := time.Now().Add(30 * time.Second)
@@ -124,14 +144,14 @@ func (c *Cluster) InstallWidgetCRD(ctx context.Context, runID string) (bool, err
 		}
 		cancel()
 		if err == nil && established(crd) && lerr == nil {
-			return created, nil
+			return uid, nil
 		}
 		if time.Now().After(deadline) {
-			return created, fmt.Errorf("CRD %s not established after 30s", WidgetCRDName)
+			return uid, fmt.Errorf("CRD %s not established after 30s", WidgetCRDName)
 		}
 		select {
 		case <-ctx.Done():
-			return created, ctx.Err()
+			return uid, ctx.Err()
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -157,15 +177,68 @@ func (c *Cluster) waitCRDGone(ctx context.Context) error {
 	}
 }
 
-// DeleteWidgetCRD removes the Widget CRD.
-func (c *Cluster) DeleteWidgetCRD(ctx context.Context) error {
+// DeleteWidgetCRD removes the Widget CRD with the given uid (the one
+// InstallWidgetCRD returned): a CRD of another uid is not touched.
+func (c *Cluster) DeleteWidgetCRD(ctx context.Context, uid string) error {
 	rctx, cancel := c.ctx(context.WithoutCancel(ctx))
 	defer cancel()
-	err := c.dyn.Resource(crdGVR).Delete(rctx, WidgetCRDName, metav1.DeleteOptions{})
+	err := c.dyn.Resource(crdGVR).Delete(rctx, WidgetCRDName, deleteUID(uid))
 	if apierrors.IsNotFound(err) {
 		return nil
 	}
 	return err
+}
+
+// removeCRD deletes the CRD a run created — unless Widgets outside the
+// run's namespace exist by now: deleting a CRD deletes every object of it,
+// and those are someone else's.
+func (c *Cluster) removeCRD(ctx context.Context, f Footprint) error {
+	gvr, _ := GVR(api.Widget)
+	rctx, cancel := c.ctx(context.WithoutCancel(ctx))
+	list, err := c.dyn.Resource(gvr).List(rctx, metav1.ListOptions{})
+	cancel()
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("listing Widgets before deleting their CRD: %w", err)
+	}
+	if list != nil {
+		// A Widget is a run's when it carries the run label, or lives in a
+		// namespace a run created (those are labelled and hold only run
+		// objects). Any other would die with the CRD.
+		runNS := map[string]bool{}
+		var others []string
+		for _, it := range list.Items {
+			if _, ok := it.GetLabels()[RunLabel]; ok {
+				continue
+			}
+			ns := it.GetNamespace()
+			isRun, known := runNS[ns]
+			if !known {
+				rctx, cancel := c.ctx(context.WithoutCancel(ctx))
+				n, err := c.dyn.Resource(nsGVR).Get(rctx, ns, metav1.GetOptions{})
+				cancel()
+				if err == nil {
+					_, isRun = n.GetLabels()[RunLabel]
+				}
+				runNS[ns] = isRun
+			}
+			if !isRun {
+				others = append(others, ns+"/"+it.GetName())
+			}
+		}
+		if len(others) > 0 {
+			return fmt.Errorf("%d Widget(s) not created by a conflictlab run exist (%s): deleting the CRD would delete them too, so it is left in place",
+				len(others), strings.Join(others, ", "))
+		}
+	}
+	if err := c.DeleteWidgetCRD(ctx, f.CRDUID); err != nil {
+		if apierrors.IsConflict(err) {
+			fmt.Fprintf(c.opts.Log, "live: CRD %s is no longer the one this run created (uid changed): left alone\n", WidgetCRDName)
+			return nil
+		}
+		return err
+	}
+	fmt.Fprintf(c.opts.Log, "live: deleted CRD %s\n", WidgetCRDName)
+	return nil
 }
 
 func established(crd *unstructured.Unstructured) bool {

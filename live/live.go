@@ -9,11 +9,21 @@
 //   - the server URL and context are printed before anything is touched;
 //   - the run works in a namespace it creates (labelled
 //     conflictlab.dev/run=<id>, random suffix), or in one named explicitly;
-//   - it creates only objects it labels, refuses to start when an object it
-//     would write already exists, and deletes what it created afterwards
-//     (unless Keep);
-//   - the Widget CRD is created only with InstallCRD, and removed afterwards;
-//   - every request has a timeout; cancelling the context cleans up.
+//   - it refuses the cluster's own namespaces (kube-system, kube-public,
+//     kube-node-lease, default);
+//   - every request names exactly one of the scenario's objects, in the URL
+//     and in the body: a body that renames its object or moves it to
+//     another namespace is refused before it is sent (backend.go);
+//   - it creates only objects it labels (an apply that creates records the
+//     uid instead), refuses to start when an object it would write already
+//     exists, and deletes what it created afterwards (unless Keep), each
+//     delete carrying the uid the create returned as a precondition;
+//   - the Widget CRD is created only with InstallCRD, and removed afterwards
+//     only if this run created it and no Widget outside the run is left;
+//   - what it creates is journalled (Options.Journal) before and after each
+//     create, so `conflictlab cleanup` finds what a killed run left;
+//   - every request has a timeout; cancelling the context, or a panic in
+//     the race, cleans up.
 package live
 
 import (
@@ -61,6 +71,9 @@ type Options struct {
 	Keep bool
 	// InstallCRD allows creating the Widget CRD when a scenario needs it.
 	InstallCRD bool
+	// Journal is a folder where each run records what it creates (see
+	// Footprint); "" keeps no record.
+	Journal Journal
 	// RequestTimeout bounds every request (default 10s).
 	RequestTimeout time.Duration
 	// WatchTimeout bounds the wait for the watch event of an own write
@@ -181,17 +194,49 @@ func GVR(k api.Kind) (schema.GroupVersionResource, bool) {
 var crdGVR = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 var nsGVR = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
 
-// Session is one run's footprint on the cluster: its namespace, the
-// objects it created and (maybe) the CRD it installed.
+// Session is one run on the cluster: its namespace, and its footprint
+// (the objects it created and (maybe) the namespace and CRD).
 type Session struct {
 	c         *Cluster
 	ID        string
 	Namespace string
-	createdNS bool
-	crd       bool
-	// created are the objects this run created, in the live namespace.
-	created []api.Ref
-	needs   []api.Kind
+	fp        Footprint
+	needs     []api.Kind
+	// journalBroken is set once the journal could not be written.
+	journalBroken bool
+}
+
+// Footprint is a copy of what the run has created so far.
+func (s *Session) Footprint() Footprint {
+	f := s.fp
+	f.Objects = append([]Owned(nil), s.fp.Objects...)
+	return f
+}
+
+// record writes the footprint to the journal. A journal that cannot be
+// written is said once, and the run goes on: the in-memory footprint
+// still drives the cleanup.
+func (s *Session) record() {
+	if err := s.c.opts.Journal.save(&s.fp); err != nil && !s.journalBroken {
+		s.journalBroken = true
+		fmt.Fprintf(s.c.opts.Log, "live: warning: cannot write the run record (%v); if this run is killed, `conflictlab cleanup` will find its objects only by their label\n", err)
+	}
+}
+
+// ReservedNamespaces are the cluster's own: a live run never works there.
+var ReservedNamespaces = map[string]string{
+	"default":         "it is where unqualified objects of everyone land",
+	"kube-system":     "it holds the cluster's own components",
+	"kube-public":     "it is readable by everyone, including unauthenticated users",
+	"kube-node-lease": "it holds the nodes' heartbeat Leases",
+}
+
+// CheckNamespace refuses a namespace a live run must not work in.
+func CheckNamespace(ns string) error {
+	if why, ok := ReservedNamespaces[ns]; ok {
+		return fmt.Errorf("--namespace %s is refused: %s; a live run creates and deletes objects, so give it a namespace of its own (or none: it then creates a fresh one and deletes it afterwards)", ns, why)
+	}
+	return nil
 }
 
 // NewID returns a random run id.
@@ -244,7 +289,11 @@ func refsOf(sc *scenario.Scenario) []api.Ref {
 // Prepare checks the scenario can run here, then creates the namespace and
 // (when allowed) the CRD. On error nothing is left behind.
 func (c *Cluster) Prepare(ctx context.Context, sc *scenario.Scenario) (s *Session, err error) {
+	if err := CheckNamespace(c.opts.Namespace); err != nil {
+		return nil, err
+	}
 	s = &Session{c: c, ID: NewID(), needs: kindsOf(sc)}
+	s.fp = Footprint{RunID: s.ID, Server: c.Host, Context: c.Context, Started: now()}
 	defer func() {
 		if err != nil {
 			s.Cleanup(context.Background())
@@ -276,13 +325,17 @@ func (c *Cluster) Prepare(ctx context.Context, sc *scenario.Scenario) (s *Sessio
 		}}
 		rctx, cancel := c.ctx(ctx)
 		defer cancel()
-		if _, err := c.dyn.Resource(nsGVR).Create(rctx, ns, metav1.CreateOptions{FieldManager: UserAgent}); err != nil {
+		s.fp.Namespace = name
+		s.record()
+		got, err := c.dyn.Resource(nsGVR).Create(rctx, ns, metav1.CreateOptions{FieldManager: UserAgent})
+		if err != nil {
 			return s, c.explain(err, s.needs, "create namespace "+name)
 		}
-		s.Namespace, s.createdNS = name, true
+		s.Namespace, s.fp.NamespaceUID = name, string(got.GetUID())
+		s.record()
 		fmt.Fprintf(c.opts.Log, "live: created namespace %s (label %s=%s)\n", name, RunLabel, s.ID)
 	} else {
-		s.Namespace = c.opts.Namespace
+		s.Namespace, s.fp.Namespace = c.opts.Namespace, c.opts.Namespace
 		rctx, cancel := c.ctx(ctx)
 		defer cancel()
 		if _, err := c.dyn.Resource(nsGVR).Get(rctx, s.Namespace, metav1.GetOptions{}); err != nil {
@@ -332,18 +385,29 @@ func dnsLabel(s string, max int) string {
 	return out
 }
 
-// noteCreated records an object the run created (for cleanup).
-func (s *Session) noteCreated(r api.Ref) {
-	for _, x := range s.created {
-		if x == r {
-			return
-		}
-	}
-	s.created = append(s.created, r)
+// intend records, before the request is sent, an object the run may be
+// about to create; created records it with the uid the server gave it.
+func (s *Session) intend(r api.Ref) {
+	s.fp.intend(r.Kind, r.Name)
+	s.record()
+}
+
+func (s *Session) created(r api.Ref, uid string) {
+	s.fp.created(r.Kind, r.Name, uid)
+	s.record()
+}
+
+// notCreated drops an intent whose request created nothing.
+func (s *Session) notCreated(r api.Ref) {
+	s.fp.forget(r.Kind, r.Name)
+	s.record()
 }
 
 // Cleanup deletes what the run created, unless Keep. It uses its own
 // timeouts, so it works after the run's context was cancelled (Ctrl+C).
+// Every delete carries the uid the create returned as a precondition. On
+// failure the error says exactly what is left, with the commands that
+// remove it; the journal keeps the record for `conflictlab cleanup`.
 func (s *Session) Cleanup(parent context.Context) error {
 	if s == nil {
 		return nil
@@ -351,49 +415,131 @@ func (s *Session) Cleanup(parent context.Context) error {
 	c := s.c
 	if c.opts.Keep {
 		fmt.Fprintf(c.opts.Log, "live: --keep: leaving namespace %s, its objects labelled %s=%s", s.Namespace, RunLabel, s.ID)
-		if s.crd {
+		if s.fp.CRDUID != "" {
 			fmt.Fprintf(c.opts.Log, " and the Widget CRD")
 		}
 		fmt.Fprintln(c.opts.Log)
 		return nil
 	}
 	ctx := context.WithoutCancel(parent)
+	left, err := c.Remove(ctx, s.fp)
+	if left.Empty() {
+		if jerr := c.opts.Journal.remove(s.ID); jerr != nil {
+			fmt.Fprintf(c.opts.Log, "live: warning: cannot remove the run record: %v\n", jerr)
+		}
+		return err
+	}
+	s.fp = left
+	s.record()
+	return &LeftError{Err: err, Left: left}
+}
+
+// LeftError is a cleanup that could not delete everything: Left is what
+// remains on the cluster.
+type LeftError struct {
+	Err  error
+	Left Footprint
+}
+
+func (e *LeftError) Error() string {
+	return fmt.Sprintf("%v\nleft on the cluster (remove with `conflictlab cleanup`, or):\n  %s",
+		e.Err, strings.Join(e.Left.Describe(), "\n  "))
+}
+
+func (e *LeftError) Unwrap() error { return e.Err }
+
+// Remove deletes what a footprint holds: each object (its run's finalizers
+// dropped first, so nothing stays terminating), the namespace, the CRD.
+// Each delete carries the recorded uid as a precondition; an object whose
+// create was never answered (no uid) is deleted only if it carries this
+// run's label. It returns what it could not remove.
+func (c *Cluster) Remove(ctx context.Context, f Footprint) (left Footprint, err error) {
+	left = Footprint{RunID: f.RunID, Server: f.Server, Context: f.Context, Started: f.Started, Namespace: f.Namespace}
 	var errs []error
-	for _, r := range s.created {
-		gvr, _ := GVR(r.Kind)
-		ri := c.dyn.Resource(gvr).Namespace(s.Namespace)
-		rctx, cancel := c.ctx(ctx)
-		// Finalizers the race left would keep the object (and the namespace)
-		// terminating: drop them first. Nobody else's finalizers are here.
-		_, err := ri.Patch(rctx, r.Name, types.MergePatchType, []byte(`{"metadata":{"finalizers":null}}`), metav1.PatchOptions{FieldManager: UserAgent})
-		if err == nil || !apierrors.IsNotFound(err) {
-			err = ri.Delete(rctx, r.Name, metav1.DeleteOptions{})
-		}
-		cancel()
-		if err != nil && !apierrors.IsNotFound(err) {
-			errs = append(errs, fmt.Errorf("delete %s %s: %w", r.Kind, r.Name, err))
+	for _, o := range f.Objects {
+		if err := c.removeObject(ctx, f, o); err != nil {
+			errs = append(errs, fmt.Errorf("delete %s %s/%s: %w", o.Kind, f.Namespace, o.Name, err))
+			left.Objects = append(left.Objects, o)
 		}
 	}
-	if s.createdNS {
+	if f.NamespaceUID != "" {
 		rctx, cancel := c.ctx(ctx)
-		err := c.dyn.Resource(nsGVR).Delete(rctx, s.Namespace, metav1.DeleteOptions{})
+		err := c.dyn.Resource(nsGVR).Delete(rctx, f.Namespace, deleteUID(f.NamespaceUID))
 		cancel()
-		if err != nil && !apierrors.IsNotFound(err) {
-			errs = append(errs, fmt.Errorf("delete namespace %s: %w", s.Namespace, err))
-		} else {
-			fmt.Fprintf(c.opts.Log, "live: deleted namespace %s\n", s.Namespace)
+		switch {
+		case err == nil:
+			fmt.Fprintf(c.opts.Log, "live: deleted namespace %s\n", f.Namespace)
+		case apierrors.IsNotFound(err):
+		case apierrors.IsConflict(err):
+			// Someone else's namespace by that name now: not ours to delete.
+			fmt.Fprintf(c.opts.Log, "live: namespace %s is no longer the one this run created (uid changed): left alone\n", f.Namespace)
+		default:
+			errs = append(errs, fmt.Errorf("delete namespace %s: %w", f.Namespace, err))
+			left.NamespaceUID = f.NamespaceUID
 		}
-	} else if len(s.created) > 0 {
-		fmt.Fprintf(c.opts.Log, "live: deleted %d object(s) from namespace %s\n", len(s.created), s.Namespace)
+	} else if n := len(f.Objects) - len(left.Objects); n > 0 {
+		fmt.Fprintf(c.opts.Log, "live: deleted %d object(s) from namespace %s\n", n, f.Namespace)
 	}
-	if s.crd {
-		if err := c.DeleteWidgetCRD(ctx); err != nil {
+	if f.CRDUID != "" {
+		if err := c.removeCRD(ctx, f); err != nil {
 			errs = append(errs, fmt.Errorf("delete CRD %s: %w", WidgetCRDName, err))
-		} else {
-			fmt.Fprintf(c.opts.Log, "live: deleted CRD %s\n", WidgetCRDName)
+			left.CRDUID = f.CRDUID
 		}
 	}
-	return errors.Join(errs...)
+	return left, errors.Join(errs...)
+}
+
+func deleteUID(uid string) metav1.DeleteOptions {
+	u := types.UID(uid)
+	return metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &u}}
+}
+
+func (c *Cluster) removeObject(ctx context.Context, f Footprint, o Owned) error {
+	gvr, ok := GVR(o.Kind)
+	if !ok {
+		return fmt.Errorf("unknown kind")
+	}
+	ri := c.dyn.Resource(gvr).Namespace(f.Namespace)
+	rctx, cancel := c.ctx(ctx)
+	defer cancel()
+	uid := o.UID
+	if uid == "" {
+		// The create's answer never arrived: the object is this run's only
+		// if it carries the run's label.
+		got, err := ri.Get(rctx, o.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if got.GetLabels()[RunLabel] != f.RunID {
+			fmt.Fprintf(c.opts.Log, "live: %s %s/%s does not carry %s=%s: not provably this run's, left alone\n",
+				o.Kind, f.Namespace, o.Name, RunLabel, f.RunID)
+			return nil
+		}
+		uid = string(got.GetUID())
+	}
+	// Finalizers the race left would keep the object (and the namespace)
+	// terminating: drop them first. The patch carries the uid, so it can
+	// only change the object this run created (another uid is a 409).
+	patch := fmt.Sprintf(`{"metadata":{"uid":%q,"finalizers":null}}`, uid)
+	_, err := ri.Patch(rctx, o.Name, types.MergePatchType, []byte(patch), metav1.PatchOptions{FieldManager: UserAgent})
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil
+	case apierrors.IsConflict(err) || apierrors.IsInvalid(err):
+		fmt.Fprintf(c.opts.Log, "live: %s %s/%s is no longer the object this run created (uid changed): left alone\n",
+			o.Kind, f.Namespace, o.Name)
+		return nil
+	case err != nil:
+		return err
+	}
+	err = ri.Delete(rctx, o.Name, deleteUID(uid))
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return nil
+	}
+	return err
 }
 
 // Result is a live run's outcome and what it cost.
@@ -406,6 +552,17 @@ type Result struct {
 	Latency  []time.Duration
 	// Peeks are the extra GETs that show the server's copy between steps.
 	Peeks int
+}
+
+// guard runs one part of the race; a panic in it becomes an error, so
+// that Run's cleanup runs and the caller reports it like any failure.
+func guard[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error in the race (please report it): %v", r)
+		}
+	}()
+	return f()
 }
 
 // Run plays the scenario on the cluster and cleans up.
@@ -424,14 +581,14 @@ func (c *Cluster) Run(ctx context.Context, sc *scenario.Scenario, sched race.Sch
 		return nil, err
 	}
 	defer b.Close()
-	w, err := race.NewWithBackend(sc, b)
+	w, err := guard(func() (*race.World, error) { return race.NewWithBackend(sc, b) })
 	if err != nil {
 		if ferr := b.Err(); ferr != nil {
 			return nil, ferr
 		}
 		return nil, err
 	}
-	perr := w.Play(sched)
+	_, perr := guard(func() (struct{}, error) { return struct{}{}, w.Play(sched) })
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("interrupted: %w", ctx.Err())
 	}
@@ -441,7 +598,10 @@ func (c *Cluster) Run(ctx context.Context, sc *scenario.Scenario, sched race.Sch
 	if perr != nil {
 		return nil, perr
 	}
-	o := w.Outcome()
+	o, err := guard(func() (*race.Outcome, error) { return w.Outcome(), nil })
+	if err != nil {
+		return nil, err
+	}
 	if ferr := b.Err(); ferr != nil {
 		return nil, ferr
 	}

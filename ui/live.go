@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/player"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 )
@@ -32,30 +34,100 @@ func kubeconfigFound(getenv func(string) string) bool {
 	return false
 }
 
-// liveReplayer is player.Live over the live package: the same scenario the
-// simulator ran, with the step's schedule, in a namespace of its own. The
-// learner has consented on screen (server, context, what is created), so
-// the Widget CRD may be installed for the replay and is removed after.
-type liveReplayer struct {
-	pack    *lessons.Pack
-	cluster *live.Cluster
-	// mu keeps replays one at a time.
-	mu sync.Mutex
+// liveReplays are the replays on a cluster that one run of the program
+// starts. However the program ends — q, Ctrl+C, a signal, an error — it
+// stops them and waits for their cleanup before the process exits, then
+// says what the cleanup did (and what is left, if anything).
+type liveReplays struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	journal live.Journal
+	mu      sync.Mutex
+	running int
+	stopped bool
+	done    *sync.Cond   // signalled when running drops
+	log     bytes.Buffer // the live package's notices, said after the screen is given back
 }
 
-// newLiveReplayer reads the kubeconfig (it sends nothing); nil when there
-// is none that works.
-func newLiveReplayer(p *lessons.Pack) player.Live {
-	c, err := live.Connect(live.Options{InstallCRD: true})
+func newLiveReplays(journal live.Journal) *liveReplays {
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &liveReplays{ctx: ctx, cancel: cancel, journal: journal}
+	l.done = sync.NewCond(&l.mu)
+	return l
+}
+
+func (l *liveReplays) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.log.Write(p)
+}
+
+// begin counts a replay in; false once the program is ending.
+func (l *liveReplays) begin() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stopped {
+		return false
+	}
+	l.running++
+	return true
+}
+
+func (l *liveReplays) end() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.running--
+	l.done.Broadcast()
+}
+
+// stop cancels the replays still running, waits for their cleanup and
+// returns what they reported ("" when nothing ran).
+func (l *liveReplays) stop() string {
+	l.mu.Lock()
+	l.stopped = true
+	l.mu.Unlock()
+	l.cancel()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.running > 0 {
+		l.done.Wait()
+	}
+	return l.log.String()
+}
+
+// replayer is the player's Live for a pack: nil when there is no
+// kubeconfig that works.
+func (l *liveReplays) replayer(p *lessons.Pack) player.Live {
+	// The learner consents on screen (server, context, what is created)
+	// before each replay, so the Widget CRD may be installed for it; it is
+	// removed after, if the replay created it.
+	c, err := live.Connect(live.Options{InstallCRD: true, Journal: l.journal, Log: l})
 	if err != nil {
 		return nil
 	}
-	return &liveReplayer{pack: p, cluster: c}
+	return &liveReplayer{pack: p, cluster: c, runs: l}
+}
+
+// liveReplayer is player.Live over the live package: the same scenario the
+// simulator ran, with the step's schedule, in a namespace of its own.
+type liveReplayer struct {
+	pack    *lessons.Pack
+	cluster *live.Cluster
+	runs    *liveReplays
+	// mu keeps replays one at a time.
+	mu sync.Mutex
 }
 
 func (l *liveReplayer) Target() (string, string) { return l.cluster.Host, l.cluster.Context }
 
 func (l *liveReplayer) Replay(ctx context.Context, s lessons.Step, opt *lessons.Option) (*raceview.Run, error) {
+	if !l.runs.begin() {
+		return nil, context.Canceled // the program is ending
+	}
+	defer l.runs.end()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(l.runs.ctx, cancel)()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	sc, err := l.pack.ScenarioFor(s, opt)
@@ -70,5 +142,5 @@ func (l *liveReplayer) Replay(ctx context.Context, s lessons.Step, opt *lessons.
 	for _, c := range sc.Controllers {
 		r.Plans[c.Name] = raceview.Plan(c.Program)
 	}
-	return r, nil
+	return termsafe.Deep(r), nil // what the server said is shown, not obeyed
 }

@@ -8,6 +8,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/mergepatch"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -115,6 +116,24 @@ func acceptedPatchTypes(info api.KindInfo) []string {
 // "PatchOptions", "UpdateOptions" or "CreateOptions", the name is empty.
 func invalidOptions(kind string, errs field.ErrorList) error {
 	return apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: kind}, "", errs)
+}
+
+// checkTarget is what the real handlers check on the object a write
+// would store, in their order (endpoints/handlers: update.go and patch.go
+// call rest.EnsureObjectNamespaceMatchesRequestNamespace, then checkName):
+// a body without a namespace takes the request's; a different namespace,
+// then a different name, is a 400. The write never lands elsewhere.
+func checkTarget(obj *unstructured.Unstructured, ref api.Ref) error {
+	switch ns := obj.GetNamespace(); {
+	case ns == "":
+		obj.SetNamespace(ref.Namespace)
+	case ns != ref.Namespace:
+		return apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	if obj.GetName() != ref.Name {
+		return nameMismatch(obj.GetName(), ref.Name)
+	}
+	return nil
 }
 
 func nameMismatch(body, url string) error {

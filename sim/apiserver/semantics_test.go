@@ -1284,6 +1284,53 @@ func badInputCases() []semanticsCase {
 			message: "the name of the object (other) does not match the name on the URL (cm1)",
 			is:      apierrors.IsBadRequest,
 		},
+		// kube-apiserver checks the namespace first (handlers/update.go, patch.go:
+		// rest.EnsureObjectNamespaceMatchesRequestNamespace before checkName):
+		// a write can never move an object, nor land on another one.
+		{
+			name:  "BadInput/update whose body names another namespace → 400, the object stays",
+			setup: seedCM1,
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				return updateReq(cmRef("cm1"), []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm1","namespace":"team-other"},"data":{"x":"2"}}`))
+			},
+			code:    http.StatusBadRequest,
+			reason:  metav1.StatusReasonBadRequest,
+			message: "the namespace of the provided object does not match the namespace sent on the request",
+			is:      apierrors.IsBadRequest,
+		},
+		{
+			name:  "BadInput/merge patch that renames → 400 the name of the object (victim) does not match the name on the URL (cm1)",
+			setup: seedCM1,
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				return patchReq(cmRef("cm1"), api.MergePatch, `{"metadata":{"name":"victim"}}`)
+			},
+			code:    http.StatusBadRequest,
+			reason:  metav1.StatusReasonBadRequest,
+			message: "the name of the object (victim) does not match the name on the URL (cm1)",
+			is:      apierrors.IsBadRequest,
+		},
+		{
+			name:  "BadInput/JSON patch that moves the namespace → 400 (namespace checked before name)",
+			setup: seedCM1,
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				return patchReq(cmRef("cm1"), api.JSONPatch, `[{"op":"replace","path":"/metadata/namespace","value":"team-prod"},{"op":"replace","path":"/metadata/name","value":"victim"}]`)
+			},
+			code:    http.StatusBadRequest,
+			reason:  metav1.StatusReasonBadRequest,
+			message: "the namespace of the provided object does not match the namespace sent on the request",
+			is:      apierrors.IsBadRequest,
+		},
+		{
+			name:  "BadInput/apply whose body names another namespace → 400",
+			setup: seedCM1,
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				return applyReq(cmRef("cm1"), "m", false, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm1\n  namespace: team-other\ndata:\n  y: \"1\"\n")
+			},
+			code:    http.StatusBadRequest,
+			reason:  metav1.StatusReasonBadRequest,
+			message: "the namespace of the provided object does not match the namespace sent on the request",
+			is:      apierrors.IsBadRequest,
+		},
 	}
 }
 

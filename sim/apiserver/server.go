@@ -222,11 +222,12 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	if obj.GetName() == "" {
 		obj.SetName(req.Ref.Name)
 	}
-	if obj.GetNamespace() == "" {
+	if req.Ref.Name != "" {
+		if err := checkTarget(obj, req.Ref); err != nil {
+			return nil, err
+		}
+	} else if obj.GetNamespace() == "" {
 		obj.SetNamespace(req.Ref.Namespace)
-	}
-	if req.Ref.Name != "" && obj.GetName() != req.Ref.Name {
-		return nil, nameMismatch(obj.GetName(), req.Ref.Name)
 	}
 	obj.SetAPIVersion(info.APIVersion)
 	obj.SetKind(string(info.Kind))

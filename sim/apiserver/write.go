@@ -37,8 +37,8 @@ func (s *Server) update(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	if err != nil {
 		return nil, err
 	}
-	if next.GetName() != req.Ref.Name {
-		return nil, nameMismatch(next.GetName(), req.Ref.Name)
+	if err := checkTarget(next, req.Ref); err != nil {
+		return nil, err
 	}
 	live, ok := s.objects[req.Ref]
 	if !ok {
@@ -130,8 +130,8 @@ func (s *Server) patch(info api.KindInfo, req api.Request) (*unstructured.Unstru
 			return nil, false, err
 		}
 	}
-	if next.GetName() != req.Ref.Name {
-		return nil, false, nameMismatch(next.GetName(), req.Ref.Name)
+	if err := checkTarget(next, req.Ref); err != nil {
+		return nil, false, err
 	}
 	// A patch that carries a resourceVersion leaves it in the patched object,
 	// where the store's precondition sees it; one that carries none keeps
@@ -314,10 +314,10 @@ func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*
 	if err != nil {
 		return nil, false, err
 	}
-	// The real patcher checks the name on the merged object: an apply
-	// configuration may leave the name out of an object that exists.
-	if next.GetName() != req.Ref.Name {
-		return nil, false, nameMismatch(next.GetName(), req.Ref.Name)
+	// The real patcher checks the namespace and name on the merged object:
+	// an apply configuration may leave the name out of an object that exists.
+	if err := checkTarget(next, req.Ref); err != nil {
+		return nil, false, err
 	}
 	if !exists {
 		if info.StatusSubresource {
