@@ -25,7 +25,7 @@ func TestSimText(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"UPDATE cm1 (no rv)", "✗ LOST data.owner", "erased by b", "outcome: lost"} {
+	for _, want := range []string{"UPDATE cm1 no rv", "✗ LOST data.owner", "erased by b", "outcome: lost"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -59,7 +59,7 @@ func TestSimJSONIsStable(t *testing.T) {
 
 func TestSimMarkdownHasMermaid(t *testing.T) {
 	code, out, _ := run(t, false, "sim", "-f", lostUpdate, "-o", "markdown")
-	if code != ExitOK || !strings.Contains(out, "```mermaid\nsequenceDiagram") || !strings.Contains(out, "a->>API: UPDATE cm1 (no rv)") {
+	if code != ExitOK || !strings.Contains(out, "```mermaid\nsequenceDiagram") || !strings.Contains(out, "a->>API: UPDATE cm1 no rv") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 }
@@ -120,5 +120,52 @@ func TestVersion(t *testing.T) {
 	code, out, _ := run(t, false, "--version")
 	if code != ExitOK || !strings.HasPrefix(out, "conflictlab version ") {
 		t.Fatalf("exit %d: %q", code, out)
+	}
+}
+
+// The examples ship in the binary: listed, printed, written out, and run
+// with --example from any folder — the no-terminal hint's commands work
+// outside a checkout (issue 10).
+func TestExamplesWorkAnywhere(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, out, errs := run(t, false, "examples")
+	if code != ExitOK || !strings.Contains(out, "lost-update-unconditional") || !strings.Contains(out, "sim --example NAME") {
+		t.Fatalf("examples: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, _ = run(t, false, "examples", "lost-update-unconditional")
+	if code != ExitOK || !strings.Contains(out, "name: lost-update-unconditional") {
+		t.Fatalf("examples NAME: exit %d\n%s", code, out)
+	}
+	if code, _, _ := run(t, false, "examples", "lost-update-unconditional", "-o", "race.yaml"); code != ExitOK {
+		t.Fatalf("examples -o: exit %d", code)
+	}
+	if code, _, errs := run(t, false, "examples", "lost-update-unconditional", "-o", "race.yaml"); code != ExitInvalid || !strings.Contains(errs, "not overwritten") {
+		t.Fatalf("examples -o over a file: exit %d %s", code, errs)
+	}
+	if code, out, errs := run(t, false, "sim", "-f", "race.yaml"); code != ExitOK || !strings.Contains(out, "outcome: lost") {
+		t.Fatalf("sim -f the written example: exit %d\n%s%s", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"sim", "--example", "lost-update-unconditional"},
+		{"explore", "--example", "lost-update-unconditional"},
+	} {
+		if code, out, errs := run(t, false, args...); code != ExitOK || out == "" {
+			t.Errorf("%v: exit %d\n%s%s", args, code, out, errs)
+		}
+	}
+	if code, _, errs := run(t, false, "sim", "--example", "nope"); code != ExitUsage || !strings.Contains(errs, "lost-update-unconditional") {
+		t.Errorf("unknown example: exit %d %s", code, errs)
+	}
+	if code, _, _ := run(t, false, "sim", "--example", "requeue", "-f", "race.yaml"); code != ExitUsage {
+		t.Errorf("-f with --example: exit %d", code)
+	}
+	// The hint printed without a terminal names only commands that work here.
+	_, _, errs = run(t, false)
+	for _, line := range strings.Split(errs, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "conflictlab" && (f[1] == "sim" || f[1] == "explore") {
+			if code, _, e := run(t, false, f[1:4]...); code != ExitOK {
+				t.Errorf("the hint's %q fails here: exit %d %s", strings.Join(f[:4], " "), code, e)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,13 +48,16 @@ func LoadPack(cmd *cobra.Command) (*lessons.Pack, error) {
 
 func loadPackDir(dir string) (*lessons.Pack, error) {
 	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no such folder", dir)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if !st.IsDir() {
 		return nil, fmt.Errorf("%s: not a folder (a lesson pack is a folder of lesson files)", dir)
 	}
-	p, err := lessons.Load(os.DirFS(dir))
+	p, err := lessons.LoadDir(dir)
 	if err != nil {
 		return nil, placeErrors(dir, err)
 	}
@@ -95,7 +99,8 @@ step's goal must be met exactly by its correct strategies.
 
 Problems are reported one a line as FILE:LINE: field: message.
 
-Exit codes: 0 every claim holds, 1 the pack has problems, 2 usage error.`,
+Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
+(missing, a file not regular, over 1 MiB or outside the pack), 2 usage error.`,
 		Example: `  conflictlab lessons validate examples/pack
   conflictlab lessons validate -v lessons/course`,
 		Args: cobra.MaximumNArgs(1),
@@ -123,6 +128,13 @@ Exit codes: 0 every claim holds, 1 the pack has problems, 2 usage error.`,
 				explainPack(env.Stdout, p)
 			}
 			err = errors.Join(checkCode(p), p.Check())
+			// Answer-bias warnings are printed, and do not fail the pack.
+			if ws := errors.Join(p.Warnings()...); ws != nil {
+				if dir != "" {
+					ws = placeErrors(dir, ws)
+				}
+				printErrors(env.Stderr, ws)
+			}
 			if err != nil {
 				if dir != "" {
 					err = placeErrors(dir, err)

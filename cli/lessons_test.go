@@ -215,7 +215,7 @@ func TestLessonsFlagStartsTheTutorialOnThePack(t *testing.T) {
 		}
 	}
 	code, _, errs = run(t, true, "--lessons", filepath.Join(t.TempDir(), "nope"))
-	if code != ExitInvalid || calls != 0 || !strings.Contains(errs, "no such file or directory") {
+	if code != ExitInvalid || calls != 0 || !strings.Contains(errs, "nope: no such folder") {
 		t.Fatalf("missing pack: exit %d, %d starts: %s", code, calls, errs)
 	}
 }

@@ -30,7 +30,7 @@ type liveFlags struct {
 
 // wireLive adds --live and its flags to the sim command: with --live the
 // same race runs against a real API server.
-func wireLive(cmd *cobra.Command, env Env) {
+func wireLive(cmd *cobra.Command, env Env, src *raceSource) {
 	var f liveFlags
 	fl := cmd.Flags()
 	fl.BoolVar(&f.on, "live", false, "run the race against a real API server (your kubeconfig's cluster) instead of the simulator")
@@ -41,8 +41,8 @@ func wireLive(cmd *cobra.Command, env Env) {
 	fl.BoolVar(&f.installCRD, "install-crd", false, "with --live: create the Widget CRD if a scenario needs it (removed afterwards)")
 	fl.DurationVar(&f.timeout, "request-timeout", 10*time.Second, "with --live: timeout of every request")
 	cmd.Example += `
-  conflictlab sim -f examples/lost-update-unconditional.yaml --live
-  conflictlab sim -f examples/status-subresource.yaml --live --context kind-kind --install-crd`
+  conflictlab sim --example lost-update-unconditional --live
+  conflictlab sim --example status-subresource --live --context kind-kind --install-crd`
 	cmd.Long += `
 
 With --live the same controllers run the same schedule against a real API server
@@ -76,7 +76,7 @@ Exit code 5: the live run could not be carried out.`
 			// client-go reads 0 as "no timeout": a hung server would hang the run.
 			return usageErr(fmt.Errorf("--request-timeout %s: want a positive duration, as 10s", f.timeout))
 		}
-		return runLive(cmd, env, f)
+		return runLive(cmd, env, f, *src)
 	}
 }
 
@@ -95,12 +95,11 @@ func journal(env Env) live.Journal {
 // still clean up: Ctrl+C, kill, a closed SSH connection, Ctrl+\.
 var exitSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
-func runLive(cmd *cobra.Command, env Env, f liveFlags) error {
-	file, _ := cmd.Flags().GetString("file")
+func runLive(cmd *cobra.Command, env Env, f liveFlags, src raceSource) error {
 	schedule, _ := cmd.Flags().GetString("schedule")
 	seed, _ := cmd.Flags().GetString("seed")
 	output, _ := cmd.Flags().GetString("output")
-	sc, sched, err := loadRace(file, schedule, seed, output)
+	sc, sched, err := loadRace(src, schedule, seed, output)
 	if err != nil {
 		return err
 	}

@@ -1,13 +1,18 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
+	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/quiz"
+	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
+	"github.com/conflictlab/conflictlab/userfile"
 )
 
 func newProgressCmd(env Env) *cobra.Command {
@@ -24,7 +29,15 @@ func newProgressCmd(env Env) *cobra.Command {
 		Long: `The tutorial keeps your progress in $XDG_STATE_HOME/conflictlab/progress.json
 (~/.local/state/conflictlab/progress.json when XDG_STATE_HOME is unset).
 
-Exit codes: 0 done, 1 the file is not valid progress, 2 usage error.`,
+import checks the file against the course in use (the built-in one, or the
+pack given with --lessons): known lessons, steps and quiz topics, numbers in
+range, at most 1 MiB. It replaces your progress and keeps what it replaced
+as progress.json.bak-N beside it. A tutorial still running keeps the import
+and adds only what you do in it afterwards; so does a reset.
+
+Exit codes: 0 done, 1 the file cannot be read (missing, not a regular file,
+over 1 MiB) or is not valid progress, 2 usage error, 4 the progress could not
+be written.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return usageErr(fmt.Errorf("progress needs a subcommand: reset, export or import FILE"))
@@ -41,7 +54,7 @@ Exit codes: 0 done, 1 the file is not valid progress, 2 usage error.`,
 			}
 			had, err := s.Reset()
 			if err != nil {
-				return err
+				return &exitError{ExitInternal, fmt.Errorf("%s: not reset: %w", s.Path(), err)}
 			}
 			if had {
 				fmt.Fprintf(env.Stdout, "progress reset (removed %s)\n", s.Path())
@@ -79,16 +92,25 @@ Exit codes: 0 done, 1 the file is not valid progress, 2 usage error.`,
 			if args[0] == "-" {
 				data, err = readAll(env)
 			} else {
-				data, err = os.ReadFile(args[0])
+				// A regular file, at most MaxImportBytes: never /dev/zero
+				// or a FIFO. Unreadable is exit 1, as in every command.
+				data, err = userfile.Read(args[0], progress.MaxImportBytes)
 			}
 			if err != nil {
-				return usageErr(err)
+				return invalidErr(err)
 			}
-			p, err := s.Import(data)
+			p, err := checkImport(cmd, data)
 			if err != nil {
 				return invalidErr(fmt.Errorf("%s: %w", args[0], err))
 			}
+			backup, err := s.Import(p)
+			if err != nil {
+				return &exitError{ExitInternal, fmt.Errorf("%s: not imported: %w", s.Path(), err)}
+			}
 			fmt.Fprintf(env.Stdout, "imported %d lesson(s) into %s\n", len(p.Lessons), s.Path())
+			if backup != "" {
+				fmt.Fprintf(env.Stdout, "the progress it replaced is kept in %s\n", backup)
+			}
 			for _, l := range p.Summary() {
 				fmt.Fprintln(env.Stdout, "  "+l)
 			}
@@ -102,5 +124,66 @@ func readAll(env Env) ([]byte, error) {
 	if env.Stdin == nil {
 		return nil, fmt.Errorf("no standard input")
 	}
-	return io.ReadAll(env.Stdin)
+	return userfile.ReadStream("standard input", env.Stdin, progress.MaxImportBytes)
+}
+
+// checkImport decodes an imported file and checks it against the course
+// in use (--lessons, or the built-in course), its quiz bank and the
+// sandbox's challenges.
+func checkImport(cmd *cobra.Command, data []byte) (*progress.Progress, error) {
+	if len(data) > progress.MaxImportBytes {
+		return nil, fmt.Errorf("%d bytes; a progress file is at most %d MiB", len(data), progress.MaxImportBytes>>20)
+	}
+	p, err := progress.Decode(data)
+	if err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return nil, fmt.Errorf("line %d: %w", 1+bytes.Count(data[:min(int(syn.Offset), len(data))], []byte("\n")), err)
+		}
+		return nil, err
+	}
+	course, err := importCourse(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.Check(course)
+}
+
+// importCourse describes the course in use for progress.Check.
+func importCourse(cmd *cobra.Command) (*progress.Course, error) {
+	var pack *lessons.Pack
+	var err error
+	if dir := LessonsDir(cmd); dir != "" {
+		pack, err = loadPackDir(dir)
+	} else {
+		pack, err = lessons.Course()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("loading the course to check against: %w", err)
+	}
+	bank, err := quiz.Default()
+	if err != nil {
+		return nil, fmt.Errorf("loading the quiz bank: %w", err)
+	}
+	all, err := challenges.All()
+	if err != nil {
+		return nil, fmt.Errorf("loading the sandbox challenges: %w", err)
+	}
+	c := &progress.Course{Lessons: map[string][]bool{}, QuizTopics: map[string]bool{progress.QuizAll: true},
+		QuizQuestions: len(bank.Questions), Challenges: map[string]bool{}}
+	for _, l := range pack.Lessons {
+		steps := make([]bool, len(l.Steps))
+		for i, s := range l.Steps {
+			steps[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose
+		}
+		c.Lessons[l.ID] = steps
+		c.QuizTopics[l.ID] = true
+	}
+	for _, t := range bank.Topics() {
+		c.QuizTopics[t] = true
+	}
+	for _, ch := range all {
+		c.Challenges[ch.ID] = true
+	}
+	return c, nil
 }

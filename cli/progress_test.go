@@ -2,14 +2,19 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui"
 )
 
 func runState(t *testing.T, state, stdin string, args ...string) (int, string, string) {
@@ -71,7 +76,7 @@ func TestProgressErrors(t *testing.T) {
 	}{
 		{[]string{"progress"}, ExitUsage, "reset, export or import"},
 		{[]string{"progress", "import"}, ExitUsage, "accepts 1 arg"},
-		{[]string{"progress", "import", "/does/not/exist.json"}, ExitUsage, "exist.json"},
+		{[]string{"progress", "import", "/does/not/exist.json"}, ExitInvalid, "/does/not/exist.json: no such file"},
 		{[]string{"progress", "import", garbage}, ExitInvalid, "not a progress file"},
 	} {
 		code, _, errs := runState(t, state, "", c.args...)
@@ -105,7 +110,118 @@ func TestTutorialStartsWithATerminal(t *testing.T) {
 		t.Fatalf("with a terminal: exit %d, started %v, %s", code, called, errs)
 	}
 	called = false
-	if code, _, errs := run(t, false); code != ExitNoTTY || called || !strings.Contains(errs, "conflictlab sim -f") {
+	if code, _, errs := run(t, false); code != ExitNoTTY || called || !strings.Contains(errs, "conflictlab sim --example lost-update-unconditional") {
 		t.Fatalf("without a terminal: exit %d, started %v, %q", code, called, errs)
+	}
+}
+
+// TestProgressImportChecksTheFile: an import that does not fit the course
+// in use is refused with every problem named by field, and the progress
+// on disk is left as it was.
+func TestProgressImportChecksTheFile(t *testing.T) {
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := course.Lesson("versions")
+	read, question := -1, -1
+	for i, s := range l.Steps {
+		if s.Kind == lessons.Read && read < 0 {
+			read = i
+		}
+		if s.Kind != lessons.Read && question < 0 {
+			question = i
+		}
+	}
+	if read < 0 || question < 0 {
+		t.Fatalf("lesson versions has no read step or no question: the test needs both")
+	}
+	state := t.TempDir()
+	file := filepath.Join(state, "conflictlab", "progress.json")
+	os.MkdirAll(filepath.Dir(file), 0o700)
+	before := `{"version":1,"lessons":{"versions":{"step":0,"done":true}}}`
+	os.WriteFile(file, []byte(before), 0o600)
+	for _, c := range []struct{ name, body, want string }{
+		{"unknown lesson", `{"version":1,"lessons":{"nope":{"step":0}}}`, `lessons.nope: "nope" is not a lesson of this course`},
+		{"unknown last", `{"version":1,"last":"nope","lessons":{}}`, `last: "nope" is not a lesson`},
+		{"step past the end", fmt.Sprintf(`{"version":1,"lessons":{"versions":{"step":%d}}}`, len(l.Steps)), "lessons.versions.step"},
+		{"answer to a read step", fmt.Sprintf(`{"version":1,"lessons":{"versions":{"step":0,"answers":{"%d":{"attempts":1,"correct":true}}}}}`, read), fmt.Sprintf("lessons.versions.answers.%d: step %d asks no question", read, read)},
+		{"answer past the end", `{"version":1,"lessons":{"versions":{"step":0,"answers":{"99":{"attempts":1}}}}}`, "lessons.versions.answers.99"},
+		{"attempts out of range", fmt.Sprintf(`{"version":1,"lessons":{"versions":{"step":0,"answers":{"%d":{"attempts":99999999}}}}}`, question), fmt.Sprintf("lessons.versions.answers.%d.attempts", question)},
+		{"unknown quiz topic", `{"version":1,"lessons":{},"quiz":{"nope":{"right":1,"total":2,"taken":1}}}`, `quiz.nope: "nope" is not a quiz topic`},
+		{"quiz larger than the bank", `{"version":1,"lessons":{},"quiz":{"all":{"right":1,"total":100000,"taken":1}}}`, "quiz.all.total"},
+		{"unknown challenge", `{"version":1,"lessons":{},"challenges":{"nope":{"best":3}}}`, `challenges.nope: "nope" is not a sandbox challenge`},
+		{"syntax error", "{\"version\":1,\n\"lessons\": {,}}", "line 2"},
+	} {
+		code, out, errs := runState(t, state, c.body, "progress", "import", "-")
+		if code != ExitInvalid || !strings.Contains(errs, c.want) {
+			t.Errorf("%s: exit %d, stderr %q, want exit 1 and %q (stdout %q)", c.name, code, errs, c.want, out)
+		}
+	}
+	big := `{"version":1,"lessons":{},"last":"` + strings.Repeat("x", progress.MaxImportBytes) + `"}`
+	if code, _, errs := runState(t, state, big, "progress", "import", "-"); code != ExitInvalid || !strings.Contains(errs, "1 MiB") {
+		t.Errorf("a file over the size limit: exit %d %q", code, errs)
+	}
+	if data, _ := os.ReadFile(file); string(data) != before {
+		t.Fatalf("a refused import changed the progress:\n%s", data)
+	}
+	if m, _ := filepath.Glob(file + ".bak-*"); len(m) != 0 {
+		t.Errorf("a refused import left backups: %v", m)
+	}
+}
+
+// TestProgressImportKeepsABackupAndTheSymlink: the progress an import
+// replaces is kept as progress.json.bak-N (and the output says where),
+// and a symlinked progress.json is written through, staying a link.
+func TestProgressImportKeepsABackupAndTheSymlink(t *testing.T) {
+	state := t.TempDir()
+	real := filepath.Join(t.TempDir(), "dotfiles", "progress.json")
+	os.MkdirAll(filepath.Dir(real), 0o700)
+	before := `{"version":1,"lessons":{"versions":{"step":0,"done":true}}}`
+	os.WriteFile(real, []byte(before), 0o600)
+	file := filepath.Join(state, "conflictlab", "progress.json")
+	os.MkdirAll(filepath.Dir(file), 0o700)
+	if err := os.Symlink(real, file); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runState(t, state, `{"version":1,"last":"patches","lessons":{"patches":{"step":1}}}`, "progress", "import", "-")
+	if code != ExitOK {
+		t.Fatalf("import: exit %d %q", code, errs)
+	}
+	if !strings.Contains(out, "kept in "+file+".bak-1") {
+		t.Errorf("the output does not say where the replaced progress is kept:\n%s", out)
+	}
+	if data, _ := os.ReadFile(file + ".bak-1"); string(data) != before {
+		t.Errorf("backup holds %q, want the replaced file", data)
+	}
+	fi, err := os.Lstat(file)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("progress.json is no longer a symlink after the import (%v)", err)
+	}
+	if data, _ := os.ReadFile(real); !strings.Contains(string(data), `"patches"`) {
+		t.Errorf("the import did not reach the link's target:\n%s", data)
+	}
+}
+
+// TestTUIExitCodes: a TUI a signal ended exits 128 + the signal (SIGINT
+// sent with kill is 130, not the usage error 2); any other failure of the
+// screen is internal, not usage.
+func TestTUIExitCodes(t *testing.T) {
+	saved := startTUI
+	defer func() { startTUI = saved }()
+	for _, c := range []struct {
+		err  error
+		code int
+	}{
+		{&ui.SignalError{Signal: syscall.SIGINT}, 130},
+		{&ui.SignalError{Signal: syscall.SIGHUP}, 129},
+		{&ui.SignalError{Signal: syscall.SIGQUIT}, 131},
+		{&ui.SignalError{Signal: syscall.SIGTERM}, 143},
+		{errors.New("the screen broke"), ExitInternal},
+	} {
+		startTUI = func(*cobra.Command, Env, *lessons.Pack) error { return tuiExit(c.err) }
+		if code, _, errs := run(t, true); code != c.code {
+			t.Errorf("%v: exit %d, want %d (%s)", c.err, code, c.code, errs)
+		}
 	}
 }

@@ -12,17 +12,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/quiz"
 )
 
 func newQuizCmd(env Env) *cobra.Command {
 	var (
-		topic, seed string
-		count       int
+		topic, seed, difficulty string
+		count                   int
 	)
 	cmd := &cobra.Command{
-		Use:   "quiz [--topic LESSON|CONCEPT] [--count N] [--seed N]",
+		Use:   "quiz [--topic TOPIC|LESSON|CONCEPT] [--difficulty LEVEL] [--count N] [--seed N]",
 		Short: "Answer questions about the course, one per line",
 		Long: `Asks questions from the course's question bank: multiple choice, the outcome of
 a race, the bug in a snippet, the write method for a change. Answer each with
@@ -33,9 +32,16 @@ and the questions missed.
 It reads answers from standard input, so it works in a pipe:
   printf 'a\nb\nc\n' | conflictlab quiz --count 3 --seed 7
 
---topic is a lesson ID (e.g. stale-cache) or a concept (e.g. json-merge-patch);
-the same --seed asks the same questions in the same order with the same order
-of options. Without --seed a seed is picked and printed.
+--topic is a topic (` + "`" + `caches` + "`" + `, ` + "`" + `testing` + "`" + `, ` + "`" + `leader-election` + "`" + `…), a lesson ID (e.g.
+stale-cache) or a concept (e.g. json-merge-patch); --difficulty is basic,
+intermediate or advanced. Topics:
+` + topicHelp() + `
+The same --seed asks the same questions in the same order, and shows every
+question's options in the same order (whatever the filter), so a room given
+one seed takes one quiz. Without --seed a seed is picked and printed.
+
+Code is shown without its comments until the question is answered: in the
+course they explain the defect.
 
 Exit codes: 0 the quiz ran, 2 usage error.`,
 		Args: cobra.NoArgs,
@@ -53,10 +59,16 @@ Exit codes: 0 the quiz ran, 2 usage error.`,
 			if count < 0 {
 				return usageErr(fmt.Errorf("--count %d: want a positive number (0 for all)", count))
 			}
-			sess, err := quiz.NewSession(bank, quiz.Filter{Topic: topic}, count, s)
+			if _, ok := quiz.Difficulties[difficulty]; difficulty != "" && !ok {
+				return usageErr(fmt.Errorf("--difficulty %q: want one of %s", difficulty, strings.Join(quiz.DifficultyNames(), ", ")))
+			}
+			sess, err := quiz.NewSession(bank, quiz.Filter{Topic: topic, Difficulty: difficulty}, count, s)
+			if errors.Is(err, quiz.ErrNoQuestions) && difficulty != "" && len(bank.Select(quiz.Filter{Topic: topic})) > 0 {
+				return usageErr(fmt.Errorf("--topic %q --difficulty %q: no question is both; drop one of them", topic, difficulty))
+			}
 			if errors.Is(err, quiz.ErrNoQuestions) {
-				return usageErr(fmt.Errorf("--topic %q: no question is about it; topics are lesson IDs or concepts: %s",
-					topic, strings.Join(bank.Topics(), ", ")))
+				return usageErr(fmt.Errorf("--topic %q: no question is about it; topics are %s, or a lesson ID or concept: %s",
+					topic, strings.Join(bank.TopicTags(), ", "), strings.Join(bank.Topics(), ", ")))
 			}
 			if err != nil {
 				return err
@@ -65,7 +77,8 @@ Exit codes: 0 the quiz ran, 2 usage error.`,
 			return runQuiz(env.Stdin, env.Stdout, sess, bank, echo)
 		},
 	}
-	cmd.Flags().StringVar(&topic, "topic", "", "only questions about this lesson ID or concept")
+	cmd.Flags().StringVar(&topic, "topic", "", "only questions about this topic, lesson ID or concept")
+	cmd.Flags().StringVar(&difficulty, "difficulty", "", "only questions of this difficulty: basic, intermediate or advanced")
 	cmd.Flags().IntVar(&count, "count", 10, "number of questions (0 for every matching one)")
 	cmd.Flags().StringVar(&seed, "seed", "", "draw the questions with this seed (a number)")
 	return cmd
@@ -118,14 +131,14 @@ func runQuiz(in io.Reader, out io.Writer, sess *quiz.Session, bank *quiz.Bank, e
 
 func printQuestion(out io.Writer, p quiz.Presented) {
 	q := p.Question
-	fmt.Fprintf(out, "\n── Question %d/%d · %s · lesson %s\n\n", p.Number, p.Total, q.Kind.Label(), q.Lesson)
+	fmt.Fprintf(out, "\n── Question %d/%d · %s · %s · %s\n\n", p.Number, p.Total, q.Kind.Label(), q.Topic, q.Difficulty)
 	fmt.Fprintln(out, q.Text)
-	if q.Snippet != "" {
-		if code, err := snippets.Get(q.Snippet); err == nil {
-			fmt.Fprintf(out, "\n    // %s\n", q.Snippet)
-			for _, l := range strings.Split(code, "\n") {
-				fmt.Fprintln(out, strings.TrimRight("    "+l, " \t"))
-			}
+	// The code without its comments, and without the snippet's name: the
+	// course names snippets for what is wrong with them.
+	if code, err := q.Code(); err == nil && code != "" {
+		fmt.Fprintln(out)
+		for _, l := range strings.Split(code, "\n") {
+			fmt.Fprintln(out, strings.TrimRight("    "+l, " \t"))
 		}
 	}
 	if q.Scenario != "" {
@@ -148,6 +161,10 @@ func printResult(out io.Writer, p quiz.Presented, r quiz.Result) {
 		fmt.Fprintf(out, "✗ Not quite: the answer is %s) %s\n", quiz.Letter(r.Correct), p.Options[r.Correct].Text)
 	}
 	fmt.Fprintln(out, r.Explanation)
+	if p.Question.Snippet != "" {
+		fmt.Fprintf(out, "(lesson: %s; the code with its comments: snippet %s)\n", r.Lesson, p.Question.Snippet)
+		return
+	}
 	fmt.Fprintf(out, "(lesson: %s)\n", r.Lesson)
 }
 
@@ -232,4 +249,13 @@ func firstLine(s string) string {
 		s = string(r[:87]) + "…"
 	}
 	return s
+}
+
+// topicHelp lists the topic tags with what each covers, for --help.
+func topicHelp() string {
+	var b strings.Builder
+	for _, t := range quiz.TopicNames() {
+		fmt.Fprintf(&b, "  %-17s %s\n", t, quiz.Topics[t])
+	}
+	return b.String()
 }

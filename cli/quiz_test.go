@@ -96,7 +96,7 @@ func TestQuizShowsCodeAndRace(t *testing.T) {
 	n := len(bank.Select(quiz.Filter{Topic: "lost-update"}))
 	in := strings.Repeat("a\n", n)
 	_, out, _ := runWithStdin(t, in, "quiz", "--count", "0", "--seed", "1", "--topic", "lost-update")
-	for _, want := range []string{"// update-clear-rv", "func ForceOwner", "race: scenarios/lost-update.yaml · schedule a,a,b,b",
+	for _, want := range []string{"snippet update-clear-rv)", "func ForceOwner", "race: scenarios/lost-update.yaml · schedule a,a,b,b",
 		"spot the bug", "predict the race", "pick the write method",
 		"simulator: no-loss", "simulator, your answer (", "answer [a/b/c]: a\n"} {
 		if !strings.Contains(out, want) {
@@ -118,5 +118,49 @@ func TestQuizUsage(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%v: exit %d, %s", tc.args, code, errs)
 		}
+	}
+}
+
+// TestQuizCodeHasNoCommentsBeforeTheAnswer: the snippets of the course
+// comment their defects; before a question is answered the quiz prints
+// none of that (nor the snippet's name, which often names the defect).
+func TestQuizCodeHasNoCommentsBeforeTheAnswer(t *testing.T) {
+	bank, err := quiz.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(bank.Questions)
+	_, out, _ := runWithStdin(t, strings.Repeat("a\n", n), "quiz", "--count", "0", "--seed", "2")
+	shown := 0
+	for _, q := range strings.Split(out, "── Question ")[1:] {
+		before, _, _ := strings.Cut(q, "answer [")
+		if !strings.Contains(before, "func ") {
+			continue
+		}
+		shown++
+		for _, bad := range []string{"//", "DEFECT", "/*"} {
+			if strings.Contains(before, bad) {
+				t.Errorf("question shows %q before the answer:\n%s", bad, before)
+			}
+		}
+		for _, qq := range bank.Questions {
+			if qq.Snippet != "" && strings.Contains(before, qq.Snippet+"\n") {
+				t.Errorf("question names snippet %s before the answer:\n%s", qq.Snippet, before)
+			}
+		}
+	}
+	if shown < 12 {
+		t.Fatalf("only %d questions showed code", shown)
+	}
+}
+
+func TestQuizDifficulty(t *testing.T) {
+	_, out, _ := runWithStdin(t, "q\n", "quiz", "--difficulty", "advanced", "--count", "1", "--seed", "4")
+	if !strings.Contains(out, " · advanced\n") {
+		t.Errorf("an advanced quiz asked:\n%s", out)
+	}
+	code, _, errs := runWithStdin(t, "", "quiz", "--difficulty", "hard")
+	if code != ExitUsage || !strings.Contains(errs, `--difficulty "hard": want one of basic, intermediate, advanced`) {
+		t.Errorf("--difficulty hard: exit %d, %s", code, errs)
 	}
 }

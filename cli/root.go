@@ -11,6 +11,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/conflictlab/conflictlab/termsafe"
 )
 
 // Exit codes.
@@ -45,7 +47,16 @@ type Env struct {
 }
 
 // Run executes the command line and returns the process exit code.
+//
+// Every line the commands print passes through termsafe: names, labels,
+// lesson titles, server messages and imported progress come from files and
+// servers the user may not have written, and a control character in them
+// (ESC, CSI, BEL, DEL …) must not reach the terminal as one. Nothing the
+// commands print is meant to be a control sequence (their output carries no
+// colour); the tutorial's screen is, and it draws on env.terminal().
 func Run(args []string, env Env) int {
+	env = escapeOutput(env)
+	defer flushOutput(env)
 	root := NewRoot(env)
 	root.SetArgs(args)
 	err := root.Execute()
@@ -60,6 +71,41 @@ func Run(args []string, env Env) int {
 	// Whatever cobra itself rejects (unknown command or flag, bad args)
 	// is a usage error.
 	return ExitUsage
+}
+
+// escapeOutput wraps env's stdout and stderr in termsafe writers (once).
+func escapeOutput(env Env) Env {
+	for _, w := range []*io.Writer{&env.Stdout, &env.Stderr} {
+		if *w == nil {
+			continue
+		}
+		if _, done := (*w).(*termsafe.Writer); !done {
+			*w = termsafe.NewWriter(*w)
+		}
+	}
+	return env
+}
+
+// flushOutput writes what the escaping writers hold back (a rune the output
+// stopped in the middle of).
+func flushOutput(env Env) {
+	for _, w := range []io.Writer{env.Stdout, env.Stderr} {
+		if t, ok := w.(*termsafe.Writer); ok {
+			t.Flush()
+		}
+	}
+}
+
+// terminal is where the tutorial draws its screen: stdout itself, not the
+// escaping writer around it, since the screen is made of the program's own
+// control sequences (and Bubble Tea needs the real file to size and set up
+// the terminal). Untrusted text on that screen is escaped where it enters
+// the view, in ui.
+func (env Env) terminal() io.Writer {
+	if t, ok := env.Stdout.(*termsafe.Writer); ok {
+		return t.Unwrap()
+	}
+	return env.Stdout
 }
 
 // Version is the build's version: the module version for `go install`
@@ -117,7 +163,7 @@ for the tutorial; the subcommands run the same simulator headless.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(newSimCmd(env), newExploreCmd(env), newProgressCmd(env))
 	root.AddCommand(lessonCommands(root, env)...)
-	root.AddCommand(newSandboxCmd(env))
+	root.AddCommand(newSandboxCmd(env), newCleanupCmd(env), newExamplesCmd(env))
 	return root
 }
 

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -17,10 +20,11 @@ import (
 
 func newSimCmd(env Env) *cobra.Command {
 	var (
-		file, schedule, output, seed string
+		src                    raceSource
+		schedule, output, seed string
 	)
 	cmd := &cobra.Command{
-		Use:   "sim -f SCENARIO [--schedule a,b,b,a | --seed N] [-o text|json|markdown]",
+		Use:   "sim (-f SCENARIO | --example NAME) [--schedule a,b,b,a | --seed N] [-o text|json|markdown]",
 		Short: "Run one race and print its timeline",
 		Long: `Runs one race of a scenario file and prints the timeline: every request with
 the resourceVersion it sent and the answer, each informer's cache RV next to the
@@ -30,14 +34,14 @@ The schedule lists which controller takes its next atomic step (a request or a
 Lister read); NAME.cache delivers the next watch event to NAME's informer. After
 the listed steps the race is finished round-robin. --seed picks steps at random.
 
-Exit codes: 0 the race ran (whatever its outcome), 1 the scenario is invalid,
-2 usage error.`,
-		Example: `  conflictlab sim -f examples/lost-update-unconditional.yaml
+Exit codes: 0 the race ran (whatever its outcome), 1 the scenario is invalid
+or cannot be read (missing, not a regular file, over 1 MiB), 2 usage error.`,
+		Example: `  conflictlab sim --example lost-update-unconditional
   conflictlab sim -f race.yaml --schedule a,b,a,b -o markdown > race.md
   conflictlab sim -f race.yaml --seed 7 -o json | jq .verdict`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, sched, err := loadRace(file, schedule, seed, output)
+			sc, sched, err := loadRace(src, schedule, seed, output)
 			if err != nil {
 				return err
 			}
@@ -46,52 +50,55 @@ Exit codes: 0 the race ran (whatever its outcome), 1 the scenario is invalid,
 				if sched.Tokens != nil {
 					return usageErr(fmt.Errorf("--schedule: %w", err))
 				}
-				return invalidErr(fmt.Errorf("%s: %w", file, err))
+				return invalidErr(fmt.Errorf("%s: %w", src.name(), err))
 			}
 			return writeOutcome(env.Stdout, o, output)
 		},
 	}
-	cmd.Flags().StringVarP(&file, "file", "f", "", "scenario file (YAML)")
+	src.addFlags(cmd, "scenario file (YAML)")
 	cmd.Flags().StringVar(&schedule, "schedule", "", "comma-separated steps: controller names or NAME.cache")
 	cmd.Flags().StringVar(&seed, "seed", "", "pick steps at random with this seed (a number)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, json or markdown")
-	wireLive(cmd, env) // --live: the same race on a real API server (cli/live.go)
+	wireLive(cmd, env, &src) // --live: the same race on a real API server (cli/live.go)
 	return cmd
 }
 
 func newExploreCmd(env Env) *cobra.Command {
 	var (
-		file, output string
-		limit        int
+		src    raceSource
+		output string
+		limit  int
 	)
 	cmd := &cobra.Command{
-		Use:   "explore -f SCENARIO [-o text|json]",
+		Use:   "explore (-f SCENARIO | --example NAME) [-o text|json]",
 		Short: "Run every interleaving of a race and tally the outcomes",
 		Long: `Runs every interleaving of the scenario's atomic steps and tallies the
 outcomes (no-loss, lost, gave-up, requeued, unfinished), with one example
 schedule for each that you can replay with 'conflictlab sim --schedule'.
 
-Exit codes: 0 explored, 1 the scenario is invalid, 2 usage error.`,
-		Example: `  conflictlab explore -f examples/lost-update-unconditional.yaml
+Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
+(missing, not a regular file, over 1 MiB), 2 usage error.`,
+		Example: `  conflictlab explore --example lost-update-unconditional
   conflictlab explore -f race.yaml -o json | jq .tally`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if file == "" {
-				return usageErr(fmt.Errorf("explore needs a scenario: -f FILE"))
-			}
 			if err := checkFormat(output, "text", "json"); err != nil {
 				return err
 			}
 			if limit < 0 {
 				return usageErr(fmt.Errorf("--max must be positive"))
 			}
-			sc, err := scenario.Load(file)
+			sc, err := src.load("explore")
 			if err != nil {
-				return invalidErr(err)
+				return err
 			}
-			r, err := explore.Explore(sc, explore.Options{MaxSchedules: limit})
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			r, err := explore.Explore(ctx, sc, explore.Options{MaxSchedules: limit})
 			if err != nil {
-				return invalidErr(fmt.Errorf("%s: %w", file, err))
+				return invalidErr(fmt.Errorf("%s: %w", src.name(), err))
 			}
 			if output == "json" {
 				enc := json.NewEncoder(env.Stdout)
@@ -101,7 +108,7 @@ Exit codes: 0 explored, 1 the scenario is invalid, 2 usage error.`,
 			return report.ExploreText(env.Stdout, r)
 		},
 	}
-	cmd.Flags().StringVarP(&file, "file", "f", "", "scenario file (YAML)")
+	src.addFlags(cmd, "scenario file (YAML)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
 	cmd.Flags().IntVar(&limit, "max", explore.DefaultMaxSchedules, "stop after this many interleavings")
 	return cmd
@@ -123,9 +130,9 @@ func writeOutcome(w io.Writer, o *race.Outcome, output string) error {
 
 // loadRace checks sim's flags and loads its scenario; the simulated and
 // the live run share it.
-func loadRace(file, schedule, seed, output string) (*scenario.Scenario, race.Schedule, error) {
-	if file == "" {
-		return nil, race.Schedule{}, usageErr(fmt.Errorf("sim needs a scenario: -f FILE"))
+func loadRace(src raceSource, schedule, seed, output string) (*scenario.Scenario, race.Schedule, error) {
+	if !src.given() {
+		return nil, race.Schedule{}, usageErr(fmt.Errorf("sim needs a scenario: -f FILE, or --example NAME (conflictlab examples lists them)"))
 	}
 	if schedule != "" && seed != "" {
 		return nil, race.Schedule{}, usageErr(fmt.Errorf("--schedule and --seed choose the steps in two different ways: give one"))
@@ -137,9 +144,9 @@ func loadRace(file, schedule, seed, output string) (*scenario.Scenario, race.Sch
 	if err := checkFormat(output, "text", "json", "markdown"); err != nil {
 		return nil, sched, err
 	}
-	sc, err := scenario.Load(file)
+	sc, err := src.load("sim")
 	if err != nil {
-		return nil, sched, invalidErr(err)
+		return nil, sched, err
 	}
 	return sc, sched, nil
 }
@@ -148,12 +155,19 @@ func parseSchedule(schedule, seed string) (race.Schedule, error) {
 	var s race.Schedule
 	if seed != "" {
 		n, err := strconv.ParseUint(seed, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return s, usageErr(fmt.Errorf("--seed %s: out of range: want a whole number from 0 to %d", seed, uint64(math.MaxUint64)))
+		}
 		if err != nil {
-			return s, usageErr(fmt.Errorf("--seed %q: want a non-negative number", seed))
+			return s, usageErr(fmt.Errorf("--seed %q: want a whole number from 0 to %d", seed, uint64(math.MaxUint64)))
 		}
 		s.Seed = &n
 	}
 	if schedule != "" {
+		// Counted before it is split: steps past the cap could never run.
+		if n := strings.Count(schedule, ",") + 1; n > scenario.LimitSteps {
+			return s, usageErr(fmt.Errorf("--schedule: %d steps: a race takes at most %d", n, scenario.LimitSteps))
+		}
 		for _, t := range strings.Split(schedule, ",") {
 			t = strings.TrimSpace(t)
 			if t == "" {

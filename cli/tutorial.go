@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -23,15 +24,36 @@ func stdioIsTerminal() bool {
 // errNoTTY explains what to do instead of drawing into a pipe.
 var errNoTTY = fmt.Errorf(`the tutorial needs a terminal (stdin and stdout must be a TTY).
 Without one, use the headless commands:
-  conflictlab sim -f examples/lost-update-unconditional.yaml     one race, as a timeline
-  conflictlab explore -f examples/lost-update-unconditional.yaml every interleaving, tallied
-  conflictlab progress export                                     your progress, as JSON
-  conflictlab --help                                              everything else`)
+  conflictlab sim --example lost-update-unconditional      one race, as a timeline
+  conflictlab explore --example lost-update-unconditional  every interleaving, tallied
+  conflictlab examples                                     the example races (write one out to edit it)
+  conflictlab progress export                              your progress, as JSON
+  conflictlab --help                                       everything else`)
 
 // startTUI runs the tutorial on pack (nil: the built-in course); tests
 // replace it to run without a terminal.
 var startTUI = func(cmd *cobra.Command, env Env, pack *lessons.Pack) error {
-	return ui.Run(ui.Options{In: env.Stdin, Out: env.Stdout, Getenv: env.Getenv, Start: processStart, Pack: pack})
+	return tuiExit(ui.Run(ui.Options{In: env.Stdin, Out: env.terminal(), Getenv: env.Getenv, Start: processStart, Pack: pack}))
+}
+
+// tuiExit gives the exit code of a TUI that ended: 128 + the signal's
+// number when a signal ended it (130 for SIGINT, 129 SIGHUP, 131 SIGQUIT,
+// 143 SIGTERM; the terminal restored and progress saved first), and
+// ExitInternal for any other failure of the screen (never a usage error:
+// the command line was fine).
+func tuiExit(err error) error {
+	var sig *ui.SignalError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &sig):
+		return &exitError{sig.ExitCode(), err}
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &exitError{ExitInternal, err}
 }
 
 func runTutorial(cmd *cobra.Command, env Env) error {

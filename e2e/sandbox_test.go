@@ -41,13 +41,13 @@ func TestSandboxInATerminal(t *testing.T) {
 	tm.send("Tab")
 	tm.waitFor(5*time.Second, "1/a", "next: read its Lister")
 	tm.send("a", "b", "a")
-	s = tm.waitFor(5*time.Second, "3 turns taken", "next: UPDATE cm1 (no rv)")
+	s = tm.waitFor(5*time.Second, "3 turns taken", "next: UPDATE cm1 no rv")
 	if strings.Contains(s, "LOST") {
 		t.Fatalf("nothing is lost before b's write:\n%s", s)
 	}
 	tm.send("b")
 	tm.waitFor(5*time.Second, "└ ✗ LOST data.owner: a's change erased by this write",
-		"✗ LOST data.owner — a's change, erased by b at step 5", "LOST (a's change)", "race over after 4 turns")
+		"✗ LOST data.owner — a's change, erased by b at step 6", "LOST (a's change)", "race over after 4 turns")
 	tm.send("u")
 	s = tm.waitFor(5*time.Second, "3 turns taken")
 	if strings.Contains(s, "LOST") {

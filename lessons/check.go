@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -68,7 +69,9 @@ func (p *Pack) Check() error {
 				continue
 			}
 			errs = append(errs, p.checkStep(l, s, field)...)
+			errs = append(errs, p.checkCode(l, s, field)...)
 		}
+		errs = append(errs, p.checkScreen(l)...)
 	}
 	return errors.Join(errs...)
 }
@@ -194,6 +197,13 @@ func (p *Pack) CheckClaim(s Step, opt *Option, o *race.Outcome, c Claim) error {
 		return checkCount(o, *c.Requests, "requests", func(cr race.ControllerResult) int { return cr.Stats.Requests })
 	case c.Conflicts != nil:
 		return checkCount(o, *c.Conflicts, "conflicts", func(cr race.ControllerResult) int { return cr.Stats.Conflicts })
+	case c.ReconcileMS != nil:
+		err := checkCount(o, *c.ReconcileMS, "", func(cr race.ControllerResult) int { return int(cr.Stats.LongestReconcileMS) })
+		if err != nil && !strings.HasPrefix(err.Error(), "no controller") {
+			return fmt.Errorf("%s's longest reconcile held its worker %dms (%v)", c.ReconcileMS.Controller,
+				longestReconcile(o, c.ReconcileMS.Controller), countWant(*c.ReconcileMS))
+		}
+		return err
 	case c.Status != nil:
 		for _, cr := range o.Controllers {
 			if cr.Name == c.Status.Controller {
@@ -209,7 +219,7 @@ func (p *Pack) CheckClaim(s Step, opt *Option, o *race.Outcome, c Claim) error {
 		if err != nil {
 			return err
 		}
-		r, err := explore.Explore(sc, explore.Options{})
+		r, err := explore.Explore(context.Background(), sc, explore.Options{})
 		if err != nil {
 			return err
 		}
@@ -277,7 +287,33 @@ func checkCount(o *race.Outcome, c CountClaim, what string, get func(race.Contro
 		if c.AtLeast != nil && n < *c.AtLeast {
 			return fmt.Errorf("%s made %d %s, fewer than %d", cr.Name, n, what, *c.AtLeast)
 		}
+		if c.AtMost != nil && n > *c.AtMost {
+			return fmt.Errorf("%s made %d %s, more than %d", cr.Name, n, what, *c.AtMost)
+		}
 		return nil
 	}
 	return fmt.Errorf("no controller %s", c.Controller)
+}
+
+func longestReconcile(o *race.Outcome, name string) int64 {
+	for _, cr := range o.Controllers {
+		if cr.Name == name {
+			return cr.Stats.LongestReconcileMS
+		}
+	}
+	return 0
+}
+
+func countWant(c CountClaim) string {
+	switch {
+	case c.Is != nil:
+		return fmt.Sprintf("want exactly %d", *c.Is)
+	case c.AtLeast != nil && c.AtMost != nil:
+		return fmt.Sprintf("want %d to %d", *c.AtLeast, *c.AtMost)
+	case c.AtLeast != nil:
+		return fmt.Sprintf("want at least %d", *c.AtLeast)
+	case c.AtMost != nil:
+		return fmt.Sprintf("want at most %d", *c.AtMost)
+	}
+	return "want nothing"
 }

@@ -6,7 +6,7 @@ package lessons
 var Concepts = map[string]string{
 	"resource-version":       "every object carries metadata.resourceVersion, which changes on every write",
 	"optimistic-concurrency": "no locks: a write carries the RV it read; a match is applied, a mismatch is 409 and writes nothing",
-	"rv-cluster-wide":        "the RV is one cluster-wide counter: an object's RV jumps when others are written",
+	"rv-cluster-wide":        "an RV is opaque (compare it for equality); this etcd-backed server numbers every write in the cluster, so an object's RV jumps",
 	"noop-write":             "a write that changes nothing does not advance the RV",
 	"lost-update":            "two read-modify-writes without a precondition: the second silently erases the first",
 	"conflict-is-visible":    "with the RV, the same race becomes a visible 409 instead of a silent loss",

@@ -14,3 +14,15 @@ func TestCourseClaimsHold(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCourseHasNoAnswerBias: the built-in course's right answers are
+// neither systematically the longest nor in one position.
+func TestCourseHasNoAnswerBias(t *testing.T) {
+	p, err := Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range p.Warnings() {
+		t.Error(w)
+	}
+}

@@ -91,6 +91,8 @@ type Strategy struct {
 	Test   *controller.TestMode
 	Force  *bool
 	Retry  *controller.RetryPolicy
+	// Requeue is what happens to an error the reconcile returns.
+	Requeue *controller.RequeuePolicy
 }
 
 // Apply returns p with the strategy's overrides.
@@ -113,6 +115,9 @@ func (s Strategy) Apply(p controller.Program) controller.Program {
 	if s.Retry != nil {
 		p.Retry = *s.Retry
 	}
+	if s.Requeue != nil {
+		p.Requeue = *s.Requeue
+	}
 	return p
 }
 
@@ -134,6 +139,9 @@ type Claim struct {
 	Requests *CountClaim `yaml:"requests,omitempty"`
 	// Conflicts: a controller's 409 count.
 	Conflicts *CountClaim `yaml:"conflicts,omitempty"`
+	// ReconcileMS: the longest one reconcile of a controller held its
+	// worker (virtual ms).
+	ReconcileMS *CountClaim `yaml:"reconcileMs,omitempty"`
 	// Status: a controller's end state (done, gave-up, running).
 	Status *StatusClaim `yaml:"status,omitempty"`
 	// Explore: over every interleaving, how many end with a verdict.
@@ -162,6 +170,7 @@ type CountClaim struct {
 	Controller string `yaml:"controller"`
 	Is         *int   `yaml:"is,omitempty"`
 	AtLeast    *int   `yaml:"atLeast,omitempty"`
+	AtMost     *int   `yaml:"atMost,omitempty"`
 }
 
 // StatusClaim names a controller's end state.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"reflect"
 	"sort"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/userfile"
 )
 
 // Pack is a set of lessons and the scenarios they use, read from one
@@ -23,6 +25,31 @@ type Pack struct {
 	Lessons   []*Lesson
 	Scenarios map[string]*scenario.Scenario
 	fsys      fs.FS
+	// root is the pack's folder when it was loaded from disk (LoadDir):
+	// every file is read through it, so none can lead out of the folder.
+	root *os.Root
+}
+
+// MaxFileSize bounds every file of a pack (lessons, scenarios, code),
+// as scenario.MaxFileSize bounds a scenario file.
+const MaxFileSize = scenario.MaxFileSize
+
+// readFile reads a file the pack names: a regular file of at most
+// MaxFileSize, inside the pack (a relative path, no `..` above the pack,
+// no symbolic link leading out). It never blocks on a FIFO.
+func (p *Pack) readFile(name string) ([]byte, error) {
+	var data []byte
+	var err error
+	if p.root != nil {
+		data, err = userfile.ReadIn(p.root, name, MaxFileSize)
+	} else {
+		data, err = userfile.ReadFS(p.fsys, name, MaxFileSize)
+	}
+	var ue *userfile.Error
+	if errors.Is(err, userfile.ErrOutside) && errors.As(err, &ue) {
+		return nil, &userfile.Error{Path: name, Msg: "must stay inside the pack: " + ue.Why, Why: ue.Why, Err: userfile.ErrOutside}
+	}
+	return data, err
 }
 
 // Lesson returns the lesson with the given ID.
@@ -36,7 +63,7 @@ func (p *Pack) Lesson(id string) *Lesson {
 }
 
 // Snippet returns a file of the pack (code shown in the code pane).
-func (p *Pack) Snippet(name string) ([]byte, error) { return fs.ReadFile(p.fsys, name) }
+func (p *Pack) Snippet(name string) ([]byte, error) { return p.readFile(name) }
 
 // Error is a problem in a lesson file, with its place: the same shape as
 // a scenario file's errors ("02-lost-update.yaml:14: steps[1].kind: …").
@@ -89,6 +116,10 @@ type StrategySpec struct {
 	Test   string `yaml:"test"`
 	Force  *bool  `yaml:"force"`
 	Retry  string `yaml:"retry"`
+	// Requeue is how many times the workqueue hands a failed key back
+	// (with client-go's per-item backoff, 5ms doubling); 0 drops it, as a
+	// reconcile that swallows its error does.
+	Requeue *int `yaml:"requeue"`
 }
 
 // RetryPresets are the retry policies a strategy can name.
@@ -98,7 +129,16 @@ var RetryPresets = map[string]controller.RetryPolicy{
 	"reread-lister": withReread(controller.DefaultRetry(), controller.FromLister),
 	"no-reread":     withReread(controller.DefaultRetry(), controller.RereadNone),
 	"any-error":     func() controller.RetryPolicy { r := controller.DefaultRetry(); r.On = controller.OnAnyError; return r }(),
-	"unbounded": {Unbounded: true, On: controller.OnAnyError, Reread: controller.FromLive,
+	// test-failed is retry.OnError(retry.DefaultRetry, testFailed, …): a
+	// causeless 422 is retried, a 404 or a 403 is not.
+	"test-failed": func() controller.RetryPolicy {
+		r := controller.DefaultRetry()
+		r.On = controller.OnTestFailed
+		return r
+	}(),
+	// unbounded is the loop retry-unbounded shows: a live GET, a conflict
+	// retried for ever, any other error returned.
+	"unbounded": {Unbounded: true, On: controller.OnConflict, Reread: controller.FromLive,
 		Backoff: 10 * time.Millisecond},
 }
 
@@ -107,10 +147,28 @@ func withReread(r controller.RetryPolicy, s controller.ReadSource) controller.Re
 	return r
 }
 
-// Load reads a pack from a folder.
+// Load reads a pack from a file system (the built-in course is embedded).
 func Load(fsys fs.FS) (*Pack, error) {
-	p := &Pack{Scenarios: map[string]*scenario.Scenario{}, fsys: fsys}
-	entries, err := fs.ReadDir(fsys, ".")
+	return load(&Pack{Scenarios: map[string]*scenario.Scenario{}, fsys: fsys})
+}
+
+// LoadDir reads the pack in the folder dir. Its files are read through an
+// os.Root on dir: a lesson that names ../../etc/passwd, or a symbolic
+// link to /dev/zero, is refused with "must stay inside the pack".
+func LoadDir(dir string) (*Pack, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	p, err := load(&Pack{Scenarios: map[string]*scenario.Scenario{}, fsys: root.FS(), root: root})
+	if err != nil {
+		root.Close()
+	}
+	return p, err
+}
+
+func load(p *Pack) (*Pack, error) {
+	entries, err := fs.ReadDir(p.fsys, ".")
 	if err != nil {
 		return nil, err
 	}
@@ -126,9 +184,9 @@ func Load(fsys fs.FS) (*Pack, error) {
 	}
 	var errs []error
 	for _, name := range names {
-		data, err := fs.ReadFile(fsys, name)
+		data, err := p.readFile(name)
 		if err != nil {
-			errs = append(errs, err)
+			errs = append(errs, &Error{File: name, Msg: messageOf(err)})
 			continue
 		}
 		l, err := parseLesson(name, data)
@@ -145,6 +203,16 @@ func Load(fsys fs.FS) (*Pack, error) {
 		return nil, errors.Join(errs...)
 	}
 	return p, nil
+}
+
+// messageOf is a file error without the path, for an Error that names
+// the file itself.
+func messageOf(err error) string {
+	var ue *userfile.Error
+	if errors.As(err, &ue) {
+		return ue.Msg
+	}
+	return err.Error()
 }
 
 // link checks what spans files: unique IDs, next pointers, scenarios.
@@ -168,7 +236,7 @@ func (p *Pack) link() []error {
 			if _, ok := p.Scenarios[s.Race.Scenario]; ok {
 				continue
 			}
-			data, err := fs.ReadFile(p.fsys, s.Race.Scenario)
+			data, err := p.readFile(s.Race.Scenario)
 			if err != nil {
 				errs = append(errs, &Error{File: l.File, Line: s.Line, Field: fmt.Sprintf("steps[%d].race.scenario", i), Msg: err.Error()})
 				continue
@@ -390,6 +458,12 @@ func (sf *StrategySpec) Parse() (Strategy, error) {
 		}
 		s.Test = &t
 	}
+	if sf.Requeue != nil {
+		if *sf.Requeue < 0 {
+			return s, fmt.Errorf("requeue %d: want 0 or more", *sf.Requeue)
+		}
+		s.Requeue = &controller.RequeuePolicy{Max: *sf.Requeue, BaseDelay: 5 * time.Millisecond}
+	}
 	if sf.Retry != "" {
 		r, ok := RetryPresets[sf.Retry]
 		if !ok {
@@ -414,7 +488,7 @@ func ParseClaim(file, field string, n *yaml.Node) (Claim, error) {
 	c.Line = n.Line
 	set := 0
 	for _, b := range []bool{c.Verdict != "", c.Lost != "", c.Kept != "", c.Code != nil, c.Final != nil, c.Message != "",
-		c.Requests != nil, c.Conflicts != nil, c.Status != nil, c.Explore != nil} {
+		c.Requests != nil, c.Conflicts != nil, c.ReconcileMS != nil, c.Status != nil, c.Explore != nil} {
 		if b {
 			set++
 		}

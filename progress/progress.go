@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+
+	"github.com/conflictlab/conflictlab/userfile"
 )
 
 // FormatVersion is the version of the file format this build writes.
@@ -140,6 +142,10 @@ type Answer struct {
 	Correct bool `json:"correct"`
 	// FirstTry: the first answer given was right (what the score counts).
 	FirstTry bool `json:"firstTry"`
+	// Picked is the option (by ID) of that first answer, so a step
+	// revisited can say what was predicted. Added after the first
+	// release: files without it load as not known.
+	Picked string `json:"picked,omitempty"`
 }
 
 // State is a lesson's place in the course.
@@ -292,7 +298,10 @@ func DefaultPath(getenv func(string) string) (string, error) {
 	return filepath.Join(home, ".local", "state", AppDir, FileName), nil
 }
 
-// Store reads and writes one progress file.
+// Store reads and writes one progress file. Every change to the file is
+// made under a lock (progress.json.lock beside the real file), and a save
+// merges with what is on disk (see Merge), so two conflictlabs on one
+// account, an import and a reset never erase each other's work.
 type Store struct {
 	path string
 	// readOnly is set when the file on disk must not be overwritten (a
@@ -302,6 +311,9 @@ type Store struct {
 	// an older snapshot must never land after a newer one.
 	mu      sync.Mutex
 	written uint64
+	// base is this session's progress as it last saved (or loaded) it:
+	// what a save changed since is what Merge applies to the file.
+	base *Progress
 }
 
 // Open returns the store for a path; nothing is read yet.
@@ -319,7 +331,23 @@ func (s *Store) ReadOnly() bool { return s.readOnly }
 // off. Load never fails: the tutorial always starts, and the notice is
 // what the learner is told.
 func (s *Store) Load() (p *Progress, notice string) {
-	data, err := os.ReadFile(s.path)
+	// Only a file that is there needs the lock (Load may move it aside);
+	// and it is best effort: a folder that cannot hold the lock cannot
+	// hold a save either, and the first save says so.
+	if _, err := os.Lstat(s.path); err == nil {
+		if unlock, err := s.lock(); err == nil {
+			defer unlock()
+		}
+	}
+	p, notice = s.load()
+	s.mu.Lock()
+	s.base = p.clone()
+	s.mu.Unlock()
+	return p, notice
+}
+
+func (s *Store) load() (p *Progress, notice string) {
+	data, err := readStateFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return New(), ""
 	}
@@ -353,49 +381,146 @@ func (s *Store) moveAside() (string, error) {
 	return "", fmt.Errorf("too many %s.corrupt-N files", s.path)
 }
 
+// lock takes the file's lock, creating its folder; the lock file sits
+// beside the real file (a symlinked progress.json locks its target's
+// folder, where the writes happen).
+func (s *Store) lock() (func(), error) {
+	real, err := resolve(s.path)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(real), 0o700); err != nil {
+		return nil, err
+	}
+	return lock(real + ".lock")
+}
+
 // ErrReadOnly is returned by Save when Load decided not to overwrite.
 var ErrReadOnly = errors.New("progress is not saved this session")
 
-// Save writes the progress atomically: a temporary file in the same
-// folder, synced, then renamed over the old one, so a reader sees either
-// the old file or the new one, never a torn write.
+// Save merges the progress into the file (see Merge) and writes it
+// atomically: a temporary file in the same folder, synced, then renamed
+// over the old one, so a reader sees either the old file or the new one,
+// never a torn write.
 func (s *Store) Save(p *Progress) error {
 	if s.readOnly {
 		return ErrReadOnly
 	}
-	data, err := Encode(p)
-	if err != nil {
-		return err
-	}
-	return writeAtomic(s.path, data)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.commit(p.clone())
 }
 
-// WriteSnapshot writes bytes made by Encode, numbered by the caller in
+// WriteSnapshot saves bytes made by Encode, numbered by the caller in
 // the order they were taken; a snapshot older than one already written is
-// dropped. This lets a UI encode on its own goroutine (no data race on
-// the Progress) and write from another.
+// dropped (the newer one holds all it held). This lets a UI encode on its
+// own goroutine (no data race on the Progress) and write from another.
 func (s *Store) WriteSnapshot(seq uint64, data []byte) error {
 	if s.readOnly {
 		return ErrReadOnly
+	}
+	mine, err := Decode(data)
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if seq <= s.written {
 		return nil
 	}
-	if err := writeAtomic(s.path, data); err != nil {
+	if err := s.commit(mine); err != nil {
 		return err
 	}
 	s.written = seq
 	return nil
 }
 
+// commit merges mine into the file under the lock; s.mu is held.
+func (s *Store) commit(mine *Progress) error {
+	unlock, err := s.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	disk, err := s.readDisk()
+	if err != nil {
+		return err
+	}
+	data, err := Encode(Merge(disk, s.base, mine))
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(s.path, data); err != nil {
+		return err
+	}
+	s.base = mine
+	return nil
+}
+
+// readDisk reads the file for a merge, under the lock. A file that went
+// bad since Load is moved aside like Load does (the merge then writes
+// this session's progress alone); one a newer build wrote stops saving.
+func (s *Store) readDisk() (*Progress, error) {
+	data, err := readStateFile(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return New(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := Decode(data)
+	var newer *NewerError
+	switch {
+	case err == nil:
+		return p, nil
+	case errors.As(err, &newer):
+		s.readOnly = true
+		return nil, fmt.Errorf("%s was %w since this session started", s.path, err)
+	}
+	if _, err := s.moveAside(); err != nil {
+		return nil, err
+	}
+	return New(), nil
+}
+
+// resolve follows path's symlinks (dangling ones too) to the file a write
+// must replace: renaming over the link itself would turn a symlinked
+// progress.json (kept in a dotfiles repository, say) into a plain file.
+func resolve(path string) (string, error) {
+	for hops := 0; hops < 40; hops++ {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// writeAtomic replaces the file at path (through its symlinks) with data.
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
+	real, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(real)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	f, err := os.CreateTemp(dir, "."+filepath.Base(real)+".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -420,16 +545,33 @@ func writeAtomic(path string, data []byte) error {
 	if err := os.Chmod(tmp, 0o600); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := os.Rename(tmp, real); err != nil {
 		return err
 	}
 	ok = true
 	return nil
 }
 
-// Reset deletes the progress file; it reports whether there was one.
+// Reset forgets all progress; it reports whether there was any. A plain
+// file is deleted; a symlinked one is emptied through the link, which
+// stays. A session still running keeps only what it does after the reset
+// (see Merge).
 func (s *Store) Reset() (bool, error) {
-	err := os.Remove(s.path)
+	unlock, err := s.lock()
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	if fi, err := os.Lstat(s.path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		_, err := os.Stat(s.path)
+		had := err == nil
+		data, err := Encode(New())
+		if err != nil {
+			return false, err
+		}
+		return had, writeAtomic(s.path, data)
+	}
+	err = os.Remove(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -439,7 +581,7 @@ func (s *Store) Reset() (bool, error) {
 // Export writes the progress file's contents (empty progress when there
 // is none) after checking that it parses.
 func (s *Store) Export(w io.Writer) error {
-	data, err := os.ReadFile(s.path)
+	data, err := readStateFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		data, err = Encode(New())
 	}
@@ -453,18 +595,54 @@ func (s *Store) Export(w io.Writer) error {
 	return err
 }
 
-// Import replaces the progress with the contents of data, after
-// validating it; the old file is replaced atomically.
-func (s *Store) Import(data []byte) (*Progress, error) {
-	p, err := Decode(data)
-	if err != nil {
-		return nil, err
-	}
+// Import replaces the progress with p (decoded and checked by the
+// caller). What it replaces is first copied to the first free
+// progress.json.bak-N, whose path it returns ("" when there was no file).
+// A session still running keeps the import and adds only what it does
+// after it (see Merge).
+func (s *Store) Import(p *Progress) (backup string, err error) {
 	out, err := Encode(p)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	return p, writeAtomic(s.path, out)
+	unlock, err := s.lock()
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	old, err := readStateFile(s.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return "", fmt.Errorf("reading the progress it would replace: %w", err)
+	default:
+		if backup, err = s.keepBackup(old); err != nil {
+			return "", fmt.Errorf("keeping a backup of the progress it would replace: %w", err)
+		}
+	}
+	return backup, writeAtomic(s.path, out)
+}
+
+// keepBackup writes data to the first free progress.json.bak-N, creating
+// it exclusively so that two imports never share one.
+func (s *Store) keepBackup(data []byte) (string, error) {
+	for n := 1; n < 10000; n++ {
+		cand := s.path + ".bak-" + strconv.Itoa(n)
+		f, err := os.OpenFile(cand, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, werr := f.Write(data)
+		if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
+			os.Remove(cand)
+			return "", err
+		}
+		return cand, nil
+	}
+	return "", fmt.Errorf("too many %s.bak-N files", s.path)
 }
 
 // Summary lists lessons by ID with their state, for messages.
@@ -497,3 +675,10 @@ func (p *Progress) Summary() []string {
 	}
 	return out
 }
+
+// MaxFileSize bounds progress.json as it is read: whatever sits at its
+// path (a FIFO, a link to /dev/zero) is refused, never waited on or read
+// without end. Real progress is a few KiB.
+const MaxFileSize = 4 << 20
+
+func readStateFile(path string) ([]byte, error) { return userfile.Read(path, MaxFileSize) }

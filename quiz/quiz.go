@@ -1,5 +1,5 @@
 // Package quiz is the question bank that goes with the course, and the
-// engine that draws a quiz from it: filtered by topic, a given number of
+// engine that draws a quiz from it: filtered by topic and difficulty, a given number of
 // questions, in an order (and with option orders) fixed by a seed, scored,
 // with the missed questions kept for review.
 //
@@ -73,6 +73,15 @@ type Question struct {
 	Lesson string
 	// Concepts are the ideas tested, by key of lessons.Concepts.
 	Concepts []string
+	// Topic is the area of controller work the question is about (a key
+	// of Topics), and Difficulty how much it asks (a key of Difficulties):
+	// the axes an interview-prep quiz is drawn along.
+	Topic      string
+	Difficulty string
+	// Repeats names the lesson step ("LESSON/N", N counted from 1) the
+	// question asks again, when it does; the bank keeps such questions to
+	// a third, so that the quiz tests more than recall of the course.
+	Repeats string
 	// Text is the question (Markdown).
 	Text string
 	// Snippet names the code shown with the question (see lessons/snippets).
@@ -115,10 +124,10 @@ func (q *Question) Answer() int {
 	return -1
 }
 
-// HasTopic reports whether the question is about topic: its lesson's ID or
-// one of its concepts.
+// HasTopic reports whether the question is about topic: its topic tag,
+// its lesson's ID or one of its concepts.
 func (q *Question) HasTopic(topic string) bool {
-	if topic == "" || q.Lesson == topic {
+	if topic == "" || q.Topic == topic || q.Lesson == topic {
 		return true
 	}
 	for _, c := range q.Concepts {
@@ -144,8 +153,25 @@ func (b *Bank) Question(id string) *Question {
 	return nil
 }
 
+// TopicTags lists the topic tags (keys of Topics) the bank's questions
+// carry, sorted.
+func (b *Bank) TopicTags() []string {
+	seen := map[string]bool{}
+	for _, q := range b.Questions {
+		if q.Topic != "" {
+			seen[q.Topic] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Topics lists the lesson IDs and concept keys the bank's questions are
-// tagged with, sorted.
+// tagged with, sorted (the topic tags are TopicTags).
 func (b *Bank) Topics() []string {
 	seen := map[string]bool{}
 	for _, q := range b.Questions {
@@ -221,6 +247,9 @@ type fileQuestion struct {
 	Kind        string      `yaml:"kind"`
 	Lesson      string      `yaml:"lesson"`
 	Concepts    []string    `yaml:"concepts"`
+	Topic       string      `yaml:"topic"`
+	Difficulty  string      `yaml:"difficulty"`
+	Repeats     string      `yaml:"repeats"`
 	Text        string      `yaml:"question"`
 	Snippet     string      `yaml:"snippet"`
 	Scenario    string      `yaml:"scenario"`
@@ -237,6 +266,9 @@ type fileOption struct {
 	Claims   []yaml.Node           `yaml:"claims"`
 	Strategy *lessons.StrategySpec `yaml:"strategy"`
 }
+
+// repeatsForm is how a question names the lesson step it repeats.
+var repeatsForm = regexp.MustCompile(`^[a-z0-9-]+/[1-9][0-9]*$`)
 
 // yamlLine finds the line yaml.v3 puts in its messages ("line 12: …").
 var yamlLine = regexp.MustCompile(`^line (\d+): (.*)$`)
@@ -276,7 +308,8 @@ func parseQuestion(file string, n *yaml.Node) (*Question, error) {
 	if err := lessons.DecodeStrict(n, &fq); err != nil {
 		return nil, placed(file, n, "", err)
 	}
-	q := &Question{ID: fq.ID, Kind: Kind(fq.Kind), Lesson: fq.Lesson, Concepts: fq.Concepts, Text: strings.TrimSpace(fq.Text),
+	q := &Question{ID: fq.ID, Kind: Kind(fq.Kind), Lesson: fq.Lesson, Concepts: fq.Concepts,
+		Topic: fq.Topic, Difficulty: fq.Difficulty, Repeats: fq.Repeats, Text: strings.TrimSpace(fq.Text),
 		Snippet: fq.Snippet, Scenario: fq.Scenario, Schedule: fq.Schedule, Apply: fq.Apply,
 		Explanation: strings.TrimSpace(fq.Explanation), File: file, Line: n.Line}
 	fail := func(line int, format string, args ...interface{}) error {
@@ -295,6 +328,18 @@ func parseQuestion(file string, n *yaml.Node) (*Question, error) {
 		if _, ok := lessons.Concepts[c]; !ok {
 			errs = append(errs, fail(lineOf(n, "concepts"), "unknown concept %q", c))
 		}
+	}
+	// Topic and difficulty are optional in the format (a small bank need
+	// not be drawn along them; the built-in one tags every question, which
+	// its test checks), but a value must be one the filters know.
+	if _, known := Topics[q.Topic]; q.Topic != "" && !known {
+		errs = append(errs, fail(lineOf(n, "topic"), "topic: unknown topic %q: want one of %s", q.Topic, strings.Join(TopicNames(), ", ")))
+	}
+	if _, known := Difficulties[q.Difficulty]; q.Difficulty != "" && !known {
+		errs = append(errs, fail(lineOf(n, "difficulty"), "difficulty: unknown difficulty %q: want one of %s", q.Difficulty, strings.Join(DifficultyNames(), ", ")))
+	}
+	if q.Repeats != "" && !repeatsForm.MatchString(q.Repeats) {
+		errs = append(errs, fail(lineOf(n, "repeats"), "repeats: %q: want LESSON/STEP, e.g. stale-cache/4", q.Repeats))
 	}
 	switch q.Kind {
 	case Choice:

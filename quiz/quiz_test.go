@@ -3,6 +3,7 @@ package quiz
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -191,6 +192,8 @@ func TestVerifyRefutesWrongAnswer(t *testing.T) {
   kind: race
   lesson: lost-update
   concepts: [lost-update]
+  topic: versions
+  difficulty: basic
   question: Which key survives?
   scenario: scenarios/lost-update.yaml
   explanation: The author got it backwards.
@@ -206,6 +209,8 @@ func TestVerifyRefutesWrongAnswer(t *testing.T) {
   kind: choice
   lesson: nope
   concepts: [lost-update]
+  topic: versions
+  difficulty: basic
   question: q
   explanation: e
   options:
@@ -222,9 +227,9 @@ func TestVerifyRefutesWrongAnswer(t *testing.T) {
 		t.Fatal("no error")
 	}
 	for _, want := range []string{
-		"bad.yaml:9: wrong: option a is marked correct, but the simulator refutes it",
-		"bad.yaml:13: wrong: option b is marked wrong, but every claim it makes holds",
-		`bad.yaml:16: bad-lesson: lesson "nope": no such lesson`,
+		"bad.yaml:11: wrong: option a is marked correct, but the simulator refutes it",
+		"bad.yaml:15: wrong: option b is marked wrong, but every claim it makes holds",
+		`bad.yaml:18: bad-lesson: lesson "nope": no such lesson`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in:\n%v", want, err)
@@ -234,11 +239,11 @@ func TestVerifyRefutesWrongAnswer(t *testing.T) {
 
 func TestParseErrors(t *testing.T) {
 	cases := map[string]string{
-		"- id: x\n  kind: choice\n  lesson: versions\n  concepts: [resource-version]\n  question: q\n  explanation: e\n  colour: red\n  options:\n    - text: a\n      correct: true\n    - text: b\n":    `f.yaml:7: unknown field "colour"`,
-		"- id: x\n  kind: choice\n  lesson: versions\n  concepts: [resource-version]\n  question: q\n  explanation: e\n  options:\n    - text: a\n    - text: b\n":                                        "want exactly one correct option, got 0",
-		"- id: x\n  kind: race\n  lesson: versions\n  concepts: [resource-version]\n  question: q\n  explanation: e\n  scenario: s.yaml\n  options:\n    - text: a\n      correct: true\n    - text: b\n": "a race option needs claims",
-		"- id: x\n  kind: essay\n  lesson: versions\n  concepts: [resource-version]\n  question: q\n  explanation: e\n  options:\n    - text: a\n      correct: true\n    - text: b\n":                    `kind "essay"`,
-		"- id: x\n  kind: choice\n  lesson: versions\n  concepts: [telepathy]\n  question: q\n  explanation: e\n  options:\n    - text: a\n      correct: true\n    - text: b\n":                          `unknown concept "telepathy"`,
+		"- id: x\n  kind: choice\n  lesson: versions\n  concepts: [resource-version]\n  topic: versions\n  difficulty: basic\n  question: q\n  explanation: e\n  colour: red\n  options:\n    - text: a\n      correct: true\n    - text: b\n":    `f.yaml:9: unknown field "colour"`,
+		"- id: x\n  kind: choice\n  lesson: versions\n  concepts: [resource-version]\n  topic: versions\n  difficulty: basic\n  question: q\n  explanation: e\n  options:\n    - text: a\n    - text: b\n":                                        "want exactly one correct option, got 0",
+		"- id: x\n  kind: race\n  lesson: versions\n  concepts: [resource-version]\n  topic: versions\n  difficulty: basic\n  question: q\n  explanation: e\n  scenario: s.yaml\n  options:\n    - text: a\n      correct: true\n    - text: b\n": "a race option needs claims",
+		"- id: x\n  kind: essay\n  lesson: versions\n  concepts: [resource-version]\n  topic: versions\n  difficulty: basic\n  question: q\n  explanation: e\n  options:\n    - text: a\n      correct: true\n    - text: b\n":                    `kind "essay"`,
+		"- id: x\n  kind: choice\n  lesson: versions\n  concepts: [telepathy]\n  topic: versions\n  difficulty: basic\n  question: q\n  explanation: e\n  options:\n    - text: a\n      correct: true\n    - text: b\n":                          `unknown concept "telepathy"`,
 	}
 	for src, want := range cases {
 		_, err := Parse("f.yaml", []byte(src))
@@ -246,7 +251,7 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("want %q, got %v", want, err)
 		}
 	}
-	dup := "- id: x\n  kind: choice\n  lesson: versions\n  concepts: [resource-version]\n  question: q\n  explanation: e\n  options:\n    - text: a\n      correct: true\n    - text: b\n"
+	dup := "- id: x\n  kind: choice\n  lesson: versions\n  concepts: [resource-version]\n  topic: versions\n  difficulty: basic\n  question: q\n  explanation: e\n  options:\n    - text: a\n      correct: true\n    - text: b\n"
 	if _, err := Load(fstest.MapFS{"a.yaml": {Data: []byte(dup)}, "b.yaml": {Data: []byte(dup)}}); err == nil || !strings.Contains(err.Error(), "also used at a.yaml:1") {
 		t.Errorf("duplicate id: %v", err)
 	}
@@ -266,4 +271,220 @@ func ExampleNewSession() {
 	// 1 true
 	// 2 true
 	// 2/2
+}
+
+// TestOptionOrderStableForSeed: a room given one seed sees every question's
+// options in one order, however each person filtered or counted.
+func TestOptionOrderStableForSeed(t *testing.T) {
+	b := defaultBank(t)
+	order := func(s *Session) map[string]string {
+		out := map[string]string{}
+		for _, p := range s.Questions() {
+			var texts []string
+			for _, o := range p.Options {
+				texts = append(texts, o.Text)
+			}
+			out[p.Question.ID] = strings.Join(texts, "|")
+		}
+		return out
+	}
+	all, _ := NewSession(b, Filter{}, 0, 42)
+	few, _ := NewSession(b, Filter{}, 7, 42)
+	topic, _ := NewSession(b, Filter{Topic: "patches"}, 0, 42)
+	want := order(all)
+	for name, s := range map[string]*Session{"count 7": few, "topic patches": topic} {
+		for id, got := range order(s) {
+			if got != want[id] {
+				t.Errorf("%s: %s shows its options as %q, the whole bank as %q", name, id, got, want[id])
+			}
+		}
+	}
+	other, _ := NewSession(b, Filter{}, 0, 43)
+	if maps := order(other); len(maps) == len(want) {
+		same := 0
+		for id, o := range maps {
+			if o == want[id] {
+				same++
+			}
+		}
+		if same == len(want) {
+			t.Error("seeds 42 and 43 show every question's options in the same order")
+		}
+	}
+}
+
+// TestScoringFollowsTheShuffle: the displayed option the learner picks is
+// scored by what it says, not by where the bank wrote it.
+func TestScoringFollowsTheShuffle(t *testing.T) {
+	b := defaultBank(t)
+	s, err := NewSession(b, Filter{}, 0, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := 0
+	for !s.Done() {
+		p, _ := s.Current()
+		right := p.Question.Options[p.Question.Answer()].Text
+		if p.Correct() != p.Question.Answer() {
+			moved++
+		}
+		if p.Options[p.Correct()].Text != right {
+			t.Fatalf("%s: displayed answer %q, the bank's is %q", p.Question.ID, p.Options[p.Correct()].Text, right)
+		}
+		wrong := (p.Correct() + 1) % len(p.Options)
+		r, err := s.Answer(wrong)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Right || r.Chosen != wrong || p.Options[r.Correct].Text != right {
+			t.Fatalf("%s: result %+v", p.Question.ID, r)
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no question's right answer moved from its bank place")
+	}
+}
+
+func TestBankShape(t *testing.T) {
+	b := defaultBank(t)
+	p := coursePack(t)
+	if n := len(b.Questions); n < 90 {
+		t.Errorf("%d questions, want at least 90", n)
+	}
+	topics, levels := map[string]int{}, map[string]int{}
+	repeats := 0
+	for _, q := range b.Questions {
+		if q.Topic == "" || q.Difficulty == "" {
+			t.Errorf("%s:%d: %s: the built-in bank tags every question with a topic and a difficulty", q.File, q.Line, q.ID)
+		}
+		topics[q.Topic]++
+		levels[q.Difficulty]++
+		if q.Repeats != "" {
+			repeats++
+		}
+		// A question that asks what a lesson step asks, about the same race,
+		// repeats it and must say so: a race question playing a step's race
+		// as the step plays it, a method question whose right strategy is the
+		// one a choose step over the same race teaches.
+		if step, ok := repeatedRace(q, p); ok && q.Repeats == "" {
+			t.Errorf("%s:%d: %s asks again what %s asks, and does not say repeats", q.File, q.Line, q.ID, step)
+		}
+	}
+	if repeats*3 > len(b.Questions) {
+		t.Errorf("%d of %d questions repeat a lesson step, more than a third", repeats, len(b.Questions))
+	}
+	for _, name := range TopicNames() {
+		if topics[name] < 3 {
+			t.Errorf("topic %s has %d questions, want at least 3", name, topics[name])
+		}
+	}
+	for _, d := range DifficultyOrder {
+		if levels[d]*6 < len(b.Questions) {
+			t.Errorf("difficulty %s has %d of %d questions, want at least a sixth", d, levels[d], len(b.Questions))
+		}
+	}
+	t.Logf("%d questions; %d repeat a lesson step; topics %v; difficulties %v", len(b.Questions), repeats, topics, levels)
+}
+
+func TestTopicAndDifficultyErrors(t *testing.T) {
+	head := "- id: x\n  kind: choice\n  lesson: versions\n  concepts: [resource-version]\n"
+	tail := "  question: q\n  explanation: e\n  options:\n    - text: a\n      correct: true\n    - text: b\n"
+	cases := map[string]string{
+		head + "  topic: astrology\n  difficulty: basic\n" + tail:                     `f.yaml:5: x: topic: unknown topic "astrology": want one of apply, caches,`,
+		head + "  topic: versions\n  difficulty: trivial\n" + tail:                    `f.yaml:6: x: difficulty: unknown difficulty "trivial": want one of basic, intermediate, advanced`,
+		head + "  topic: versions\n  difficulty: basic\n  repeats: versions\n" + tail: `f.yaml:7: x: repeats: "versions": want LESSON/STEP`,
+	}
+	for src, want := range cases {
+		_, err := Parse("f.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("want %q, got %v", want, err)
+		}
+	}
+	if qs, err := Parse("f.yaml", []byte(head+tail)); err != nil || qs[0].Topic != "" || qs[0].Difficulty != "" {
+		t.Errorf("a question without tags: %v", err)
+	}
+	ok := head + "  topic: versions\n  difficulty: advanced\n  repeats: versions/99\n" + tail
+	b, err := Load(fstest.MapFS{"f.yaml": {Data: []byte(ok)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(b, coursePack(t)); err == nil || !strings.Contains(err.Error(), `f.yaml:1: x: repeats: "versions/99": lesson versions has steps 1 to`) {
+		t.Errorf("a step beyond the lesson: %v", err)
+	}
+}
+
+func TestDifficultyFilter(t *testing.T) {
+	b := defaultBank(t)
+	for _, d := range DifficultyOrder {
+		s, err := NewSession(b, Filter{Difficulty: d}, 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range s.Questions() {
+			if p.Question.Difficulty != d {
+				t.Errorf("difficulty %s drew %s (%s)", d, p.Question.ID, p.Question.Difficulty)
+			}
+		}
+	}
+	if _, err := NewSession(b, Filter{Topic: "testing", Difficulty: "basic"}, 0, 1); err != nil && !errors.Is(err, ErrNoQuestions) {
+		t.Fatal(err)
+	}
+	s, err := NewSession(b, Filter{Topic: "leader-election"}, 0, 1)
+	if err != nil || s.Len() == 0 {
+		t.Fatalf("topic tag leader-election: %v", err)
+	}
+}
+
+// TestCodeShowsNoComments: a spot-the-bug snippet, as a question shows it,
+// carries no comment — none can name the defect.
+func TestCodeShowsNoComments(t *testing.T) {
+	for _, q := range defaultBank(t).Questions {
+		if q.Snippet == "" {
+			continue
+		}
+		code, err := q.Code()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(code, "//") || strings.Contains(code, "DEFECT") || strings.Contains(code, "/*") {
+			t.Errorf("%s: the code shown before the answer has a comment:\n%s", q.ID, code)
+		}
+		if !strings.Contains(code, "func ") {
+			t.Errorf("%s: the code lost its function:\n%s", q.ID, code)
+		}
+	}
+	in := "// F forgets the RV.\nfunc F() {\n\ta := \"http://x\" // DEFECT: why\n\t/* block\n\tcomment */\n\tb := `//raw`\n\n}"
+	want := "func F() {\n\ta := \"http://x\"\n\tb := `//raw`\n\n}"
+	if got := lessons.SnippetBeforeAnswer(in); got != want {
+		t.Errorf("SnippetBeforeAnswer:\n%q\nwant\n%q", got, want)
+	}
+}
+
+// repeatedRace finds the lesson step whose race question q asks again.
+func repeatedRace(q *Question, p *lessons.Pack) (string, bool) {
+	if q.Kind != Race && q.Kind != Method {
+		return "", false
+	}
+	var right *lessons.Strategy
+	if q.Kind == Method {
+		right = q.Options[q.Answer()].Strategy
+	}
+	for _, l := range p.Lessons {
+		for i, st := range l.Steps {
+			if st.Race == nil || st.Race.Scenario != q.Scenario || !slices.Equal(st.Race.Schedule, q.Schedule) || !slices.Equal(st.Race.Apply, q.Apply) {
+				continue
+			}
+			switch {
+			case q.Kind == Race && st.Kind != lessons.Choose:
+				return fmt.Sprintf("%s/%d", l.ID, i+1), true
+			case q.Kind == Method && st.Kind == lessons.Choose:
+				for _, o := range st.Options {
+					if o.Correct && o.Strategy != nil && reflect.DeepEqual(*o.Strategy, *right) {
+						return fmt.Sprintf("%s/%d", l.ID, i+1), true
+					}
+				}
+			}
+		}
+	}
+	return "", false
 }

@@ -3,6 +3,7 @@ package quiz
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 )
 
@@ -12,11 +13,16 @@ type Filter struct {
 	Topic string
 	// Kinds, when set, keeps only questions of these kinds.
 	Kinds []Kind
+	// Difficulty, when set, keeps only questions of that difficulty.
+	Difficulty string
 }
 
 // Match reports whether q passes the filter.
 func (f Filter) Match(q *Question) bool {
 	if !q.HasTopic(f.Topic) {
+		return false
+	}
+	if f.Difficulty != "" && q.Difficulty != f.Difficulty {
 		return false
 	}
 	if len(f.Kinds) == 0 {
@@ -108,15 +114,20 @@ func (s Score) Percent() int {
 // NewSession draws count questions (all of them when count <= 0 or more
 // than match) from the bank, in an order set by seed: the same bank,
 // filter, count and seed give the same questions in the same order, with
-// the same order of options.
+// the same order of options (see OptionOrder).
 func NewSession(b *Bank, f Filter, count int, seed uint64) (*Session, error) {
 	if b == nil {
 		return nil, errors.New("no question bank")
 	}
 	pool := b.Select(f)
 	if len(pool) == 0 {
-		if f.Topic != "" {
+		switch {
+		case f.Topic != "" && f.Difficulty != "":
+			return nil, fmt.Errorf("%w topic %q at difficulty %q", ErrNoQuestions, f.Topic, f.Difficulty)
+		case f.Topic != "":
 			return nil, fmt.Errorf("%w topic %q", ErrNoQuestions, f.Topic)
+		case f.Difficulty != "":
+			return nil, fmt.Errorf("%w difficulty %q", ErrNoQuestions, f.Difficulty)
 		}
 		return nil, ErrNoQuestions
 	}
@@ -128,7 +139,7 @@ func NewSession(b *Bank, f Filter, count int, seed uint64) (*Session, error) {
 	pool = pool[:count]
 	s := &Session{seed: seed}
 	for i, q := range pool {
-		order := rng.Perm(len(q.Options))
+		order := OptionOrder(q, seed)
 		opts := make([]Option, len(order))
 		for k, j := range order {
 			opts[k] = q.Options[j]
@@ -136,6 +147,19 @@ func NewSession(b *Bank, f Filter, count int, seed uint64) (*Session, error) {
 		s.items = append(s.items, Presented{Number: i + 1, Total: count, Question: q, Options: opts, order: order})
 	}
 	return s, nil
+}
+
+// OptionOrder is the order a learner with this seed sees q's options in:
+// order[i] is the bank index of displayed option i. It depends on the seed
+// and the question's ID only — not on the filter, the count or where the
+// question falls in the session — so a workshop room given one seed sees
+// every question's options in one order, whatever each person filtered,
+// while another seed shuffles them anew (the bank's own order, where an
+// author tends to put the right answer, is never what anyone sees).
+func OptionOrder(q *Question, seed uint64) []int {
+	h := fnv.New64a()
+	h.Write([]byte(q.ID))
+	return rand.New(rand.NewPCG(seed, h.Sum64())).Perm(len(q.Options))
 }
 
 // Seed is the seed the session was drawn with.

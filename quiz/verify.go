@@ -3,6 +3,8 @@ package quiz
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
@@ -30,6 +32,11 @@ func verifyQuestion(q *Question, p *lessons.Pack) []error {
 	}
 	if p.Lesson(q.Lesson) == nil {
 		fail(q.Line, "lesson %q: no such lesson in the course", q.Lesson)
+	}
+	if q.Repeats != "" {
+		if _, err := RepeatedStep(q, p); err != nil {
+			fail(q.Line, "repeats: %v", err)
+		}
 	}
 	if q.Snippet != "" {
 		if _, err := snippets.Get(q.Snippet); err != nil {
@@ -88,6 +95,20 @@ func verifyQuestion(q *Question, p *lessons.Pack) []error {
 		}
 	}
 	return errs
+}
+
+// RepeatedStep is the lesson step a question says it repeats.
+func RepeatedStep(q *Question, p *lessons.Pack) (lessons.Step, error) {
+	id, n, _ := strings.Cut(q.Repeats, "/")
+	l := p.Lesson(id)
+	if l == nil {
+		return lessons.Step{}, fmt.Errorf("%q: no lesson %s", q.Repeats, id)
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil || i < 1 || i > len(l.Steps) {
+		return lessons.Step{}, fmt.Errorf("%q: lesson %s has steps 1 to %d", q.Repeats, id, len(l.Steps))
+	}
+	return l.Steps[i-1], nil
 }
 
 // Step is the race of a race or method question as a lesson step (predict

@@ -5,7 +5,10 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,6 +20,7 @@ import (
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/home"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
@@ -66,6 +70,8 @@ type Config struct {
 	// Live, when set, makes the player offer to replay a race on a real
 	// cluster (set when a kubeconfig is found).
 	Live func(*lessons.Pack) player.Live
+	// replays are the Live replays of this run of the program (run.go).
+	replays *liveReplays
 }
 
 type screen int
@@ -132,6 +138,16 @@ type Model struct {
 	// sandbox is kept, like the quiz, while the learner visits lessons.
 	sandbox   sandbox.Model
 	sandboxOn bool
+	// pending are the keys pressed while the course loads, replayed in
+	// order once it has.
+	pending []tea.KeyPressMsg
+	// lessonFrom is the screen the lesson on show was opened from: esc
+	// goes back there (the quiz, or home).
+	lessonFrom screen
+	// note says why the last key did nothing; the next key clears it.
+	note string
+	// helpScroll is the first line of a key list taller than the window.
+	helpScroll int
 }
 
 // frameTrace remembers which startup events were reported (View has a
@@ -197,28 +213,35 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.screen, m.err = failed, msg.err
 			return m, nil
 		}
-		m.pack, m.prog, m.races = msg.pack, msg.prog, newPackRaces(msg.pack)
+		pack := displayPack(msg.pack)
+		m.pack, m.prog, m.races = pack, msg.prog, newPackRaces(pack)
 		if m.cfg.Live != nil {
 			m.live = m.cfg.Live(msg.pack)
 		}
-		m.home = home.New(msg.pack.Lessons, m.prog, msg.notice, m.st)
+		m.home = home.New(pack.Lessons, m.prog, termsafe.Escape(msg.notice), m.st)
 		m.screen = homeScreen
 		m.resize()
+		var first tea.Cmd
 		if m.cfg.OpenSandbox {
-			return m, m.openSandboxWith()
+			first = m.openSandboxWith()
+		} else {
+			first = m.warm()
 		}
-		return m, m.warm()
+		return m.replayPending(first)
 	case warmed:
 		return m, nil
 	case saved:
 		m.status = ""
 		if msg.err != nil && msg.err != progress.ErrReadOnly {
-			m.status = styles.Warn + " progress not saved: " + msg.err.Error()
+			m.status = styles.Warn + " progress not saved: " + saveProblem(msg.err)
 		}
 		return m, nil
 	case nav.ProgressChanged:
 		return m, m.save()
 	case nav.Open:
+		if m.screen != playerScreen {
+			m.lessonFrom = m.screen
+		}
 		return m, m.open(msg.LessonID, msg.Step)
 	case nav.OpenQuiz:
 		return m, m.openQuiz()
@@ -235,10 +258,27 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.sandbox, cmd = m.sandbox.Update(msg)
 		return m, cmd
 	case nav.Home:
+		var keep tea.Cmd
+		if m.screen == sandboxScreen {
+			keep = m.keepDraft()
+		}
 		m.screen = homeScreen
 		m.showHelp = false
+		return m, keep
+	case draftRead:
+		m.onDraftRead(msg)
+		return m, nil
+	case draftWritten:
+		if msg.err != nil {
+			m.note = "the sandbox's race was not kept: " + msg.err.Error()
+		}
 		return m, nil
 	case tea.KeyPressMsg:
+		m.note = ""
+		if m.screen == loading && msg.String() != "ctrl+c" {
+			m.pending = append(m.pending, msg)
+			return m, nil
+		}
 		if m.sandboxTakesKey(msg) {
 			var cmd tea.Cmd
 			m.sandbox, cmd = m.sandbox.Update(msg)
@@ -249,11 +289,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Quit
 		case key.Matches(msg, m.keys.Help):
 			m.showHelp = !m.showHelp
+			m.helpScroll = 0
 			return m, nil
 		case key.Matches(msg, m.keys.Back):
 			switch {
 			case m.showHelp:
 				m.showHelp = false
+			case m.screen == playerScreen && m.lessonFrom == quizScreen && m.quizOn:
+				m.screen = quizScreen
+				m.resize()
 			case m.screen == playerScreen:
 				m.screen = homeScreen
 			case m.screen == quizScreen:
@@ -264,6 +308,13 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if m.showHelp {
+			if m.screen == sandboxScreen {
+				m.helpKey(msg)
+			}
+			return m, nil
+		}
+		if why := m.idleKey(msg); why != "" {
+			m.note = why
 			return m, nil
 		}
 	}
@@ -374,6 +425,9 @@ func (m *Model) save() tea.Cmd {
 func (m Model) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
+	// The wheel scrolls the lesson and quiz text (shift+drag still
+	// selects text in most terminals).
+	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "Conflict Lab"
 	if m.cfg.Trace != nil && m.w > 0 {
 		if !m.frames.first {
@@ -422,8 +476,14 @@ func (m Model) render() string {
 	}
 	if m.showHelp {
 		body = m.helpScreen(bodyH)
+		if m.screen == sandboxScreen {
+			body = m.sandboxHelp(bodyH)
+		}
 	}
-	return m.header(title) + "\n" + layout.Fit(body, m.w, bodyH) + "\n" + m.keyBar(keys)
+	// Untrusted text is escaped where it enters the screens (displayPack,
+	// the race runs); this guard catches whatever was missed (an error
+	// message, a file name), keeping only the styles' own SGR sequences.
+	return termsafe.Styled(m.header(title) + "\n" + layout.Fit(body, m.w, bodyH) + "\n" + m.keyBar(keys))
 }
 
 func (m Model) header(title string) string {
@@ -431,10 +491,10 @@ func (m Model) header(title string) string {
 	if title != "" {
 		left += m.st.Faint.Render(" › ") + title
 	}
-	right := m.st.Faint.Render("? keys ")
 	if m.status != "" {
-		right = m.st.Warn.Render(m.status) + " "
+		return m.warningHeader(left)
 	}
+	right := m.st.Faint.Render("? keys ")
 	gap := m.w - layout.MaxWidth(left) - layout.MaxWidth(right)
 	if gap < 1 {
 		return layout.Pad(left, m.w)
@@ -442,7 +502,40 @@ func (m Model) header(title string) string {
 	return left + strings.Repeat(" ", gap) + right
 }
 
+// warningHeader puts the status warning beside the title. A warning is
+// never hidden by a narrow window: the title gives way first (down to the
+// program's name), then the warning's own detail is cut; its headline
+// ("⚠ progress not saved") fits from 40 columns.
+func (m Model) warningHeader(left string) string {
+	brand := m.st.Header.Render(" Conflict Lab")
+	need := layout.MaxWidth(m.status) + 2 // a space before, one after
+	if room := m.w - need; layout.MaxWidth(left) > room {
+		if room > layout.MaxWidth(brand)+1 {
+			left = layout.Truncate(left, room)
+		} else {
+			left = brand
+		}
+	}
+	warn := layout.Truncate(m.status, m.w-layout.MaxWidth(left)-2)
+	gap := m.w - layout.MaxWidth(left) - layout.MaxWidth(warn) - 1
+	return layout.Pad(left+strings.Repeat(" ", max(1, gap))+m.st.Warn.Render(warn)+" ", m.w)
+}
+
+// saveProblem says why a save failed, the reason first: the header may
+// have room only for the start ("permission denied in DIR" rather than
+// "open DIR/.progress.json.tmp-123: permission denied").
+func saveProblem(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error() + " in " + filepath.Dir(pe.Path)
+	}
+	return err.Error()
+}
+
 func (m Model) keyBar(k help.KeyMap) string {
+	if m.note != "" {
+		return layout.Pad(" "+m.st.Warn.Render(layout.Truncate(m.note, m.w-2)), m.w)
+	}
 	h := m.help
 	h.ShowAll = false
 	h.SetWidth(m.w - 1)

@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
@@ -21,10 +23,53 @@ func BenchmarkFirstFrame(b *testing.B) {
 	}
 }
 
-// BenchmarkViewBusiest draws the busiest screen at 120×40: the player
-// side by side with a finished race, its lost field and the object's
-// YAML, after the learner's answer, feedback and hint.
+// busiest opens the busiest screen of the built-in course at 120×40 with
+// colour on: the player side by side with the longest race of the course
+// (lesson 5's "contended", 106 steps, finished), its verdict and the
+// object's YAML, after a wrong answer, the hint and the right answer.
+// (Colour here means the styles' full colours, as View always writes
+// them; the terminal's profile is applied after View, by Bubble Tea.)
+func busiest(b *testing.B) tea.Model {
+	cfg := testConfig(b)
+	cfg.LoadCourse, cfg.NoColor = lessons.Course, false
+	d := start(b, cfg, 120, 40)
+	d.Send(nav.Open{LessonID: "bounded-retries", Step: 0})
+	d.Press("2", "h", "1")
+	d.PlayAll()
+	return d.Model
+}
+
+// BenchmarkViewBusiest draws the busiest screen (see busiest). Before
+// 2026-12-01 it drew the test course's lesson 2 with colour off; that
+// screen is BenchmarkViewBusiestFixture.
 func BenchmarkViewBusiest(b *testing.B) {
+	m := busiest(b)
+	if v := m.View().Content; len(v) == 0 {
+		b.Fatal("empty frame")
+	}
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// BenchmarkStepKeyToFrame is key-press-to-frame on the busiest screen: a
+// step key of the race view (← and → in turn, so the race stays near its
+// end) through the whole app's Update, and the View that follows.
+func BenchmarkStepKeyToFrame(b *testing.B) {
+	m := busiest(b)
+	keys := []tea.KeyPressMsg{uitest.Key("left"), uitest.Key("right")}
+	if back, _ := m.Update(keys[0]); back.View().Content == m.View().Content {
+		b.Fatal("← did not step the race back")
+	}
+	for i := 0; b.Loop(); i++ {
+		m, _ = m.Update(keys[i%2])
+		_ = m.View()
+	}
+}
+
+// BenchmarkViewBusiestFixture is the old BenchmarkViewBusiest: the test
+// course's lesson 2 with colour off (a lost field, feedback and hint).
+func BenchmarkViewBusiestFixture(b *testing.B) {
 	d := start(b, testConfig(b), 120, 40)
 	d.Press("down", "down", "enter", "1", "h", "2")
 	d.PlayAll()
@@ -44,5 +89,3 @@ func BenchmarkViewHome(b *testing.B) {
 		_ = m.View()
 	}
 }
-
-var _ = uitest.Key

@@ -10,6 +10,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/quiz"
+	"github.com/conflictlab/conflictlab/ui/nav"
 	quizui "github.com/conflictlab/conflictlab/ui/quiz"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -141,8 +142,21 @@ func TestQuizThroughTheApp(t *testing.T) {
 	if app(d).Screen() != "player" || app(d).Player().Lesson().ID != want {
 		t.Fatalf("l opened %s", app(d).Screen())
 	}
+	// esc from a lesson opened from the quiz goes back to the quiz, where
+	// the learner was.
 	d.Press("esc")
+	if got := app(d).Screen(); got != "quiz" {
+		t.Fatalf("esc in a lesson opened from the quiz went to %s", got)
+	}
+	mustContain(t, d.View(), "quiz · review question 1/5")
+	d.Send(nav.Home{})
 	mustContain(t, d.View(), "best 4/5 on all topics")
+	// A lesson opened from home still goes back home.
+	d.Send(nav.Open{LessonID: want})
+	d.Press("esc")
+	if got := app(d).Screen(); got != "home" {
+		t.Fatalf("esc in a lesson opened from home went to %s", got)
+	}
 }
 
 // TestRunOptionsPack: the pack given to Run (--lessons) is the one the

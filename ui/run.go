@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -11,8 +12,10 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/termsafe"
 )
 
 // TraceEnv names a file to which the app appends its startup timings
@@ -53,7 +56,28 @@ func Run(o Options) error {
 		// no-color.org says any non-empty value counts.
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	}
-	_, err := tea.NewProgram(New(cfg), opts...).Run()
+	// Every signal that ends a terminal session ends the program as q
+	// does, the terminal given back and the progress saved (signals.go).
+	opts = append(opts, tea.WithoutSignalHandler())
+	prog := tea.NewProgram(New(cfg), opts...)
+	ended := endOnSignals(prog)
+	defer ended.release()
+	final, err := prog.Run()
+	if serr := saveOnExit(final); serr != nil && o.Out != nil {
+		fmt.Fprintf(o.Out, "conflictlab: progress not saved: %s\r\n", termsafe.Escape(serr.Error()))
+	}
+	if derr := keepDraftOnExit(final); derr != nil && o.Out != nil {
+		fmt.Fprintf(o.Out, "conflictlab: the sandbox's race was not kept: %s\r\n", termsafe.Escape(derr.Error()))
+	}
+	// Replays on a cluster end with the program, their cleanup done before
+	// it returns, whatever ended it; what they did is said on the terminal
+	// the program has just given back.
+	if said := cfg.replays.stop(); said != "" && o.Out != nil {
+		fmt.Fprint(o.Out, termsafe.Escape(said))
+	}
+	if sig := ended.signal(); sig != nil {
+		return &SignalError{Signal: sig}
+	}
 	return err
 }
 
@@ -69,13 +93,16 @@ func newConfig(o Options) Config {
 		pack := o.Pack
 		cfg.LoadCourse = func() (*lessons.Pack, error) { return pack, nil }
 	}
-	if kubeconfigFound(getenv) {
-		cfg.Live = newLiveReplayer
-	}
+	var journal live.Journal
 	if path, err := progress.DefaultPath(getenv); err != nil {
 		cfg.StoreNotice = err.Error() + "; progress will not be saved."
 	} else {
 		cfg.Store = progress.Open(path)
+		journal = live.JournalIn(filepath.Dir(path))
+	}
+	cfg.replays = newLiveReplays(journal)
+	if kubeconfigFound(getenv) {
+		cfg.Live = cfg.replays.replayer
 	}
 	if f := getenv(TraceEnv); f != "" {
 		var mu sync.Mutex

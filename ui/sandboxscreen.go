@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
+	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/sandbox"
 )
 
@@ -12,15 +17,21 @@ func (m *Model) openSandbox() tea.Cmd {
 	m.screen = sandboxScreen
 	m.showHelp = false
 	m.home.SetNotice("")
-	if !m.sandboxOn {
-		m.sandbox = sandbox.New(m.st, m.prog)
-		if m.cfg.Ticker != nil {
-			m.sandbox.SetTicker(m.cfg.Ticker)
-		}
-		m.sandboxOn = true
+	if m.sandboxOn {
+		m.resize()
+		return nil
 	}
+	m.sandbox = sandbox.New(m.st, m.prog)
+	if m.cfg.Ticker != nil {
+		m.sandbox.SetTicker(m.cfg.Ticker)
+	}
+	m.sandboxOn = true
 	m.resize()
-	return nil
+	if m.cfg.Sandbox != nil {
+		// A race from a file (-f) is what was asked for, not the draft.
+		return nil
+	}
+	return readDraft(m.draftPath())
 }
 
 // openSandboxWith starts on the sandbox (`conflictlab sandbox`), with
@@ -46,4 +57,55 @@ func (m Model) sandboxTakesKey(msg tea.KeyPressMsg) bool {
 		return false
 	}
 	return m.sandbox.CapturesKeys() || msg.String() == "esc"
+}
+
+// sandboxKeys is the sandbox's key list for the window: its groups and
+// the keys that work everywhere, in as many columns as fit.
+func (m Model) sandboxKeys() keyhelp.Layout {
+	groups := append(m.sandbox.HelpGroups(), keyhelp.Group{Title: "Everywhere", Keys: []key.Binding{m.keys.Help, m.keys.Back, m.keys.Quit}})
+	return keyhelp.New(groups, keyhelp.Styles{Title: m.st.Heading, Key: m.st.Help.FullKey, Desc: m.st.Help.FullDesc}, m.w-2, helpRows(m.h-2))
+}
+
+// helpRows is how many lines of a key list fit in a body of h lines:
+// the title and a blank above, a blank and the footer below.
+func helpRows(h int) int { return max(1, h-4) }
+
+// sandboxHelp is the sandbox's key list in h lines, from line
+// m.helpScroll when it needs more rows than the window has.
+func (m Model) sandboxHelp(h int) string {
+	kl, rows := m.sandboxKeys(), helpRows(h)
+	foot := "esc or ? closes this list"
+	if kl.Rows() > rows {
+		foot = "↑↓ scroll · " + foot
+	}
+	lines := []string{" " + m.st.Title.Render("Keys"), ""}
+	for _, l := range layout.Lines(kl.View(m.helpScroll, rows)) {
+		lines = append(lines, " "+l)
+	}
+	for len(lines) < rows+2 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, "", " "+m.st.Faint.Render(foot))
+	return layout.Fit(strings.Join(lines, "\n"), m.w, h)
+}
+
+// scrollHelp moves the sandbox's key list by d lines (it scrolls only
+// when it is taller than the window).
+func (m *Model) scrollHelp(d int) {
+	rows := helpRows(m.h - 2)
+	m.helpScroll = max(0, min(m.helpScroll+d, m.sandboxKeys().Rows()-rows))
+}
+
+// helpKey scrolls the sandbox's key list while it is open.
+func (m *Model) helpKey(msg tea.KeyPressMsg) {
+	switch msg.String() {
+	case "up", "k":
+		m.scrollHelp(-1)
+	case "down", "j":
+		m.scrollHelp(1)
+	case "pgup":
+		m.scrollHelp(-helpRows(m.h - 2))
+	case "pgdown", "space":
+		m.scrollHelp(helpRows(m.h - 2))
+	}
 }

@@ -3,11 +3,14 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/sandbox"
+	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
@@ -100,4 +103,82 @@ func TestSandboxKeysAndRouting(t *testing.T) {
 	if !d.Quit {
 		t.Fatal("q outside a text field did not quit")
 	}
+}
+
+// TestSandboxHelpShowsEveryKey: the sandbox's full key list at 80×24
+// (and at other supported sizes) has every binding's key in it, on
+// screen or a scroll away, and no line wider than the window.
+func TestSandboxHelpShowsEveryKey(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {100, 30}, {120, 40}, {80, 40}, {200, 24}} {
+		w, h := size[0], size[1]
+		d := start(t, testConfig(t), w, h)
+		d.Send(nav.OpenSandbox{})
+		d.Press("?")
+		if w == 80 && h == 24 {
+			uitest.Golden(t, "sandbox-help-80x24", d.View())
+		}
+		seen := ""
+		for i := 0; i < 40; i++ {
+			uitest.CheckFrame(t, d.Model.View().Content, w, h)
+			seen += d.View()
+			d.Press("down")
+		}
+		// Keys are padded to align within a group: compare words.
+		words := strings.Join(strings.Fields(seen), " ")
+		for _, g := range app(d).sandbox.HelpGroups() {
+			for _, b := range g.Keys {
+				if !strings.Contains(words, b.Help().Key+" "+b.Help().Desc) {
+					t.Fatalf("%dx%d: the key list lacks %q %q:\n%s", w, h, b.Help().Key, b.Help().Desc, d.View())
+				}
+			}
+		}
+		mustContain(t, words, "Everywhere", "? all keys", "q quit", "esc back")
+	}
+}
+
+// TestSandboxDraftKeptAcrossRuns: the race being built is written to the
+// state folder when the learner leaves the sandbox and when the program
+// ends, and the next run's sandbox opens on it with a note.
+func TestSandboxDraftKeptAcrossRuns(t *testing.T) {
+	cfg := testConfig(t)
+	draftFile := filepath.Join(filepath.Dir(cfg.Store.Path()), "sandbox-draft.yaml")
+	d := start(t, cfg, 100, 30)
+	d.Press("q")
+	if err := keepDraftOnExit(d.Model); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(draftFile); err == nil {
+		t.Fatal("a run that never opened the sandbox wrote a draft")
+	}
+
+	d = start(t, cfg, 100, 30)
+	d.Send(nav.OpenSandbox{})
+	d.Press("tab", "a", "b", "esc")
+	if app(d).Screen() != "home" {
+		t.Fatalf("esc went to %s", app(d).Screen())
+	}
+	if _, err := os.Stat(draftFile); err != nil {
+		t.Fatalf("leaving the sandbox kept no draft: %v", err)
+	}
+	d.Send(nav.OpenSandbox{})
+	d.Press("a")
+	d.Press("q")
+	if !d.Quit {
+		t.Fatal("q in the sandbox asked instead of quitting (the draft is kept anyway)")
+	}
+	if err := keepDraftOnExit(d.Model); err != nil {
+		t.Fatal(err)
+	}
+
+	next := start(t, cfg, 100, 30)
+	next.Send(nav.OpenSandbox{})
+	mustContain(t, next.View(), "restored the race you were building")
+	if got := strings.Join(app(next).sandbox.Taken(), " "); got != "a b a" {
+		t.Fatalf("restored schedule %q, want a b a", got)
+	}
+
+	// A race asked for with -f wins over the draft.
+	cfg.OpenSandbox, cfg.Sandbox = true, draft.New()
+	withFile := start(t, cfg, 100, 30)
+	mustNotContain(t, withFile.View(), "restored the race you were building")
 }

@@ -9,10 +9,12 @@ import (
 )
 
 // snippet: apply
-// ApplyX declares the one field this manager cares about. No read, no
-// resourceVersion: the server merges the declaration into the object and
-// records the manager as the owner of .data.x. If another manager owns
-// .data.x with a different value, the answer is 409:
+// strategy: write=apply force=false withRV=false
+// ApplyX declares the one field this manager cares about. No read, and no
+// resourceVersion (with one, the apply would be refused whenever the
+// object had changed since it was read): the server merges the declaration
+// into the object and records the manager as the owner of .data.x. If
+// another manager owns .data.x with a different value, the answer is 409:
 // Apply failed with 1 conflict: conflict with "a": .data.x
 func ApplyX(ctx context.Context, c kubernetes.Interface, ns, name, manager, value string) error {
 	cfg := corev1ac.ConfigMap(name, ns).WithData(map[string]string{"x": value})
@@ -23,12 +25,32 @@ func ApplyX(ctx context.Context, c kubernetes.Interface, ns, name, manager, valu
 // end snippet
 
 // snippet: apply-force
-// TakeOverX applies with force: contested fields change hands to this
-// manager, and the previous owner's managedFields entry loses them. For a
-// deliberate hand-over, not for winning a fight between live controllers.
+// strategy: write=apply force=true withRV=false
+// TakeOverX applies with force, as a controller should for the fields it is
+// responsible for: contested fields change hands to this manager, and the
+// previous owner's managedFields entry loses them. If two controllers both
+// force one field, force is not the bug: two owners for one field is.
 func TakeOverX(ctx context.Context, c kubernetes.Interface, ns, name, manager, value string) error {
 	cfg := corev1ac.ConfigMap(name, ns).WithData(map[string]string{"x": value})
 	_, err := c.CoreV1().ConfigMaps(ns).Apply(ctx, cfg, metav1.ApplyOptions{FieldManager: manager, Force: true})
+	return err
+}
+
+// end snippet
+
+// snippet: apply-from-cache
+// strategy: write=apply withRV=true read=lister
+// ApplyXFromCache builds its apply configuration from the cached object,
+// metadata included, so the request carries that copy's resourceVersion.
+func ApplyXFromCache(ctx context.Context, c kubernetes.Interface, ns, name, manager, value string, lister ConfigMapLister) error {
+	cm, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	cfg := corev1ac.ConfigMap(name, ns).
+		WithResourceVersion(cm.ResourceVersion).
+		WithData(map[string]string{"x": value})
+	_, err = c.CoreV1().ConfigMaps(ns).Apply(ctx, cfg, metav1.ApplyOptions{FieldManager: manager, Force: true})
 	return err
 }
 

@@ -20,6 +20,7 @@ import (
 )
 
 // snippet: counter-merge-patch
+// strategy: write=merge-patch withRV=false read=lister retry=none
 // CountBlind adds one to a counter it read from the cache and patches the
 // result in. The patch says "count is now 5", not "add one": if someone
 // else counted since the read, their increment is overwritten — with a 200.
@@ -40,6 +41,7 @@ func CountBlind(ctx context.Context, c kubernetes.Interface, ns, name, key strin
 // end snippet
 
 // snippet: counter-conditional
+// strategy: write=update read=live retry=default
 // Count reads the counter, adds one and writes it back with the
 // resourceVersion it read. If anyone counted in between, the server says
 // 409 and nothing is written; the retry reads the new value and adds one
@@ -63,10 +65,13 @@ func Count(ctx context.Context, c kubernetes.Interface, ns, name, key string) er
 // end snippet
 
 // snippet: counter-json-patch-test
+// strategy: write=json-patch test=values read=live retry=test-failed
 // CountWithTest is the patch-shaped version: test that the counter still
 // holds the value read, then replace it. A failed test is 422 Invalid, not
-// 409, so RetryOnConflict would not retry it: this loop retries its own
-// failed test — a 422 without field causes — and nothing else.
+// 409, so RetryOnConflict would not retry it: this loop retries a 422
+// without field causes. The server answers a malformed patch with the same
+// causeless 422, so that one is retried too; the bound (five calls) is what
+// keeps such a bug from looping, and the error is returned when it is hit.
 func CountWithTest(ctx context.Context, c kubernetes.Interface, ns, name, key string) error {
 	return retry.OnError(retry.DefaultRetry, testFailed, func() error {
 		cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
@@ -93,6 +98,8 @@ func CountWithTest(ctx context.Context, c kubernetes.Interface, ns, name, key st
 
 // testFailed recognises the 422 a failed JSON patch test gets: Invalid,
 // with no field causes (a validation error names the fields it rejects).
+// It cannot tell a failed test from a patch the server could not apply:
+// both get this answer, so only a bounded loop may use it.
 func testFailed(err error) bool {
 	var st apierrors.APIStatus
 	if !apierrors.IsInvalid(err) || !errors.As(err, &st) {
@@ -105,6 +112,7 @@ func testFailed(err error) bool {
 // end snippet
 
 // snippet: counter-json-patch-once
+// strategy: write=json-patch test=values read=lister retry=none
 // CountWithTestOnce tests the value it read before replacing it, so a
 // stale increment is refused (422) instead of written. But nothing retries
 // the refusal: that increment is simply not counted.

@@ -65,6 +65,7 @@ func ScaleApply(ctx context.Context, c kubernetes.Interface, ns, name string, li
 // end snippet
 
 // snippet: scale-conditional
+// strategy: write=update read=live retry=default
 // Scale decides from a copy and writes the decision with that copy's
 // resourceVersion. If the Deployment changed since — the load annotation
 // included — the server answers 409, and the retry decides again from a
@@ -88,6 +89,7 @@ func Scale(ctx context.Context, c kubernetes.Interface, ns, name string) error {
 // end snippet
 
 // snippet: scale-patch-with-rv
+// strategy: write=merge-patch withRV=true read=live retry=default
 // ScalePatchWithRV keeps the patch small but makes it conditional: a merge
 // patch that carries metadata.resourceVersion is refused with 409 when the
 // Deployment has moved on (controller-runtime's MergeFromWithOptimisticLock

@@ -94,9 +94,11 @@ func RemoveFinalizerAt(ctx context.Context, c kubernetes.Interface, ns, name, fi
 // end snippet
 
 // snippet: remove-finalizer-tested
+// strategy: write=json-patch test=values read=live retry=test-failed
 // RemoveFinalizerTested tests that the index still holds its finalizer
 // before removing it. A failed test is 422: the loop reads again and
-// recomputes the index (testFailed retries that 422 and no other).
+// recomputes the index (testFailed retries a causeless 422 — which a
+// broken patch gets too — at most five times, then returns it).
 func RemoveFinalizerTested(ctx context.Context, c kubernetes.Interface, ns, name, finalizer string) error {
 	return retry.OnError(retry.DefaultRetry, testFailed, func() error {
 		cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})

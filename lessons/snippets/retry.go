@@ -11,6 +11,7 @@ import (
 )
 
 // snippet: retry-with-lister
+// strategy: write=update read=lister retry=reread-lister
 // SetReplicasRetryFromCache retries on conflict, but every attempt asks the
 // informer's cache again. The cache that handed out a stale copy the first
 // time usually hands out the same one 10ms later.
@@ -33,6 +34,7 @@ func SetReplicasRetryFromCache(ctx context.Context, c kubernetes.Interface, ns, 
 // end snippet
 
 // snippet: retry-no-reread
+// strategy: write=update read=lister retry=no-reread
 // SetReplicasRetrySameCopy reads once and retries the write: the object
 // sent on every attempt carries the same stale resourceVersion.
 func SetReplicasRetrySameCopy(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
@@ -54,6 +56,7 @@ func SetReplicasRetrySameCopy(ctx context.Context, c kubernetes.Interface, ns, n
 // end snippet
 
 // snippet: retry-any-error
+// strategy: write=update read=live retry=any-error
 // AddCleanupFinalizer retries whatever goes wrong. The finalizer name is
 // not qualified (example.com/cleanup would be), so the server answers 422
 // Invalid — and will answer it again on every attempt.
@@ -73,6 +76,7 @@ func AddCleanupFinalizer(ctx context.Context, c kubernetes.Interface, ns, name s
 // end snippet
 
 // snippet: retry-unbounded
+// strategy: write=update read=live retry=unbounded
 // SetOwnerUntilItWorks re-reads and retries every conflict, for as long as
 // it takes. While the object stays contended the call never returns, and
 // the worker running it serves no other key of its queue.

@@ -19,3 +19,32 @@ func TestSnippetsExtract(t *testing.T) {
 		t.Error("unknown snippet returned no error")
 	}
 }
+
+// A `// strategy:` line is a declaration, not code: it is kept out of the
+// region the code pane shows, and read as keys and values.
+func TestStrategyDeclarations(t *testing.T) {
+	decl, ok, err := Strategy("retry-on-conflict")
+	if err != nil || !ok {
+		t.Fatalf("retry-on-conflict declares nothing: %v", err)
+	}
+	if decl["write"] != "update" || decl["read"] != "live" || decl["retry"] != "default" || len(decl) != 3 {
+		t.Fatalf("retry-on-conflict: %v", decl)
+	}
+	if _, ok, _ := Strategy("workqueue-requeue"); ok {
+		t.Fatal("workqueue-requeue declares a strategy it does not have")
+	}
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range all {
+		if strings.Contains(s, "// strategy:") {
+			t.Errorf("%s shows its declaration", name)
+		}
+	}
+	for _, bad := range []string{"", "retry", "colour=red"} {
+		if _, err := parseStrategy(bad); err == nil {
+			t.Errorf("parseStrategy(%q): no error", bad)
+		}
+	}
+}

@@ -188,6 +188,7 @@ func MarkReadyPatch(ctx context.Context, dc dynamic.Interface, ns, name string) 
 // end snippet
 
 // snippet: set-condition-status-once
+// strategy: write=update-status read=lister retry=none
 // MarkReadyOnce writes /status from the cached copy, once. Right endpoint;
 // but a status writer on a busy object often holds a stale copy, and a 409
 // here is simply returned.
@@ -207,6 +208,7 @@ func MarkReadyOnce(ctx context.Context, dc dynamic.Interface, ns, name string, l
 // end snippet
 
 // snippet: set-condition-status
+// strategy: write=update-status read=live retry=default
 // MarkReady sets the condition on a fresh copy and writes /status with its
 // resourceVersion; a conflict means someone else changed the widget, so it
 // reads again and sets the condition on what is there now — the other

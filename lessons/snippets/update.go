@@ -9,6 +9,7 @@ import (
 )
 
 // snippet: update-with-rv
+// strategy: write=update read=lister retry=none
 // UpdateOwner sets data.owner on a ConfigMap read from the Lister. The copy
 // carries the resourceVersion it was read at, so a stale copy gets 409.
 func UpdateOwner(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
@@ -28,6 +29,7 @@ func UpdateOwner(ctx context.Context, c kubernetes.Interface, ns, name string, l
 // end snippet
 
 // snippet: retry-on-conflict
+// strategy: write=update read=live retry=default
 // SetOwnerWithRetry re-reads with a live GET on every attempt and re-applies
 // the change to the fresh copy; only conflicts are retried, at most 5 times.
 func SetOwnerWithRetry(ctx context.Context, c kubernetes.Interface, ns, name string) error {

@@ -10,6 +10,7 @@ import (
 )
 
 // snippet: widget-update-from-lister
+// strategy: write=update read=lister retry=none
 // ResizeWidget changes spec.size on the copy the informer's cache holds
 // and sends the whole object back with that copy's resourceVersion. One
 // attempt: a 409 is returned as it is.
@@ -29,6 +30,7 @@ func ResizeWidget(ctx context.Context, dc dynamic.Interface, ns, name string, li
 // end snippet
 
 // snippet: widget-retry-on-conflict
+// strategy: write=update read=live retry=default
 // ResizeWidgetWithRetry expects the 409: on a conflict it reads the widget
 // again from the API server and makes its change to that fresh copy.
 func ResizeWidgetWithRetry(ctx context.Context, dc dynamic.Interface, ns, name string) error {

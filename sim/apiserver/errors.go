@@ -17,7 +17,7 @@ import (
 )
 
 // The constructors below produce exactly the Status objects a real
-// kube-apiserver v1.37 answers with (see shared/SEMANTICS.md). They use the
+// kube-apiserver v1.37 answers with (see docs/SEMANTICS.md). They use the
 // apimachinery constructors wherever the real server does, so that
 // apierrors.IsConflict and friends behave identically on them.
 

@@ -19,7 +19,7 @@ import (
 )
 
 // firstRV makes the first write of a fresh server get resourceVersion 228,
-// so that the watch case reproduces SEMANTICS.md's numbers exactly
+// so that the watch case reproduces docs/SEMANTICS.md's numbers exactly
 // (ADDED 228, MODIFIED 229, DELETED 230).
 const firstRV = 227
 
@@ -243,7 +243,7 @@ func managedFields(u *unstructured.Unstructured) map[string]string {
 	for _, e := range u.GetManagedFields() {
 		raw := ""
 		if e.FieldsV1 != nil {
-			raw = string(e.FieldsV1.Raw)
+			raw = e.FieldsV1.GetRawString()
 		}
 		out[e.Manager+"/"+string(e.Operation)] = raw
 	}

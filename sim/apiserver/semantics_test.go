@@ -18,7 +18,7 @@ import (
 )
 
 // TestSemantics reproduces, request by request, every line of
-// shared/SEMANTICS.md that concerns the API server. Each case is named after
+// docs/SEMANTICS.md that concerns the API server. Each case is named after
 // the line it proves. A case either expects an error (code >= 400), and then
 // the code, reason, exact message, details where SEMANTICS gives them, the
 // apierrors predicate a client would use, and that nothing at all changed;
@@ -943,7 +943,7 @@ func applyCases() []semanticsCase {
 				}
 				e := mf[0]
 				if e.Manager != "a" || e.Operation != metav1.ManagedFieldsOperationApply || e.APIVersion != "v1" ||
-					e.FieldsType != "FieldsV1" || e.FieldsV1 == nil || string(e.FieldsV1.Raw) != `{"f:data":{"f:x":{}}}` {
+					e.FieldsType != "FieldsV1" || e.FieldsV1 == nil || e.FieldsV1.GetRawString() != `{"f:data":{"f:x":{}}}` {
 					t.Fatalf("managedFields entry %+v (fieldsV1 %s)", e, e.FieldsV1)
 				}
 				// Wall-clock time is normalised to the server's virtual time.
@@ -1461,7 +1461,7 @@ func TestSemanticsWatch(t *testing.T) {
 	})
 }
 
-// Where SEMANTICS.md is silent, the real server's source is the bar
+// Where docs/SEMANTICS.md is silent, the real server's source is the bar
 // (k8s.io/apiserver: endpoints/handlers/patch.go, update.go, create.go,
 // registry/generic/registry/store.go). These cases pin what it does.
 func upstreamCases() []semanticsCase {

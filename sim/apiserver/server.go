@@ -6,7 +6,7 @@
 // It is a pure state machine: no goroutines, no wall clock, no globals that
 // carry state. Time is whatever the caller last set with SetTime. Every
 // answer is built from the same apimachinery and patch libraries the real
-// server uses, and its texts match those measured in shared/SEMANTICS.md.
+// server uses, and its texts match those measured in docs/SEMANTICS.md.
 package apiserver
 
 import (

@@ -51,6 +51,10 @@ type Stats struct {
 	Errors      int `json:"errors"`
 	Retries     int `json:"retries"`
 	Requeues    int `json:"requeues"`
+	// LongestReconcileMS is the longest a single reconcile held its worker,
+	// from its first read to its return (virtual ms, backoffs included): a
+	// worker held is a worker serving no other key of its queue.
+	LongestReconcileMS int64 `json:"longestReconcileMs"`
 }
 
 type phase int
@@ -74,6 +78,10 @@ type Machine struct {
 	wakeAt    time.Duration
 	stats     Stats
 	lastErr   error
+	// started is when the current reconcile's first step was answered;
+	// inReconcile says whether one is under way.
+	started     time.Duration
+	inReconcile bool
 }
 
 // New returns a machine about to make its first read.
@@ -169,6 +177,11 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 	} else if a.Kind == ReadLister {
 		m.stats.ListerReads++
 	}
+	if !m.inReconcile {
+		m.started, m.inReconcile = now, true
+	}
+	// Counted as it goes, so a reconcile that never returns shows too.
+	m.stats.LongestReconcileMS = max(m.stats.LongestReconcileMS, (now - m.started).Milliseconds())
 	switch m.phase {
 	case phaseRead:
 		if resp.Err != nil {
@@ -187,7 +200,7 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 		}
 		if unchanged(resp.Object, mutated) {
 			// Nothing to do: a real controller skips the write.
-			m.finishReconcile()
+			m.finishReconcile(now)
 			return
 		}
 		m.mutated = mutated
@@ -196,7 +209,7 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 		m.stats.Writes++
 		if resp.Err == nil {
 			m.lastErr = nil
-			m.finishReconcile()
+			m.finishReconcile(now)
 			return
 		}
 		m.lastErr = resp.Err
@@ -206,7 +219,7 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 			m.stats.Errors++
 		}
 		r := m.prog.Retry
-		retryable := r.On == OnAnyError || apierrors.IsConflict(resp.Err)
+		retryable := r.Retries(resp.Err)
 		if retryable && (r.Unbounded || m.attempt < r.Attempts) {
 			m.attempt++
 			m.stats.Retries++
@@ -229,6 +242,7 @@ const MaxRequeueDelay = 1000 * time.Second
 // failReconcile returns the error to the workqueue, which requeues the item
 // with per-item exponential backoff, or drops it when the budget is spent.
 func (m *Machine) failReconcile(now time.Duration) {
+	m.endReconcile(now)
 	q := m.prog.Requeue
 	if m.stats.Requeues >= q.Max {
 		m.phase = phaseGaveUp
@@ -250,13 +264,21 @@ func (m *Machine) failReconcile(now time.Duration) {
 	m.restart()
 }
 
-func (m *Machine) finishReconcile() {
+func (m *Machine) finishReconcile(now time.Duration) {
+	m.endReconcile(now)
 	m.reconcile++
 	if m.reconcile >= m.prog.Reconciles {
 		m.phase = phaseDone
 		return
 	}
 	m.restart()
+}
+
+// endReconcile marks the reconcile returning: the next step starts a new
+// one (a requeue's delay is time in the queue, not on a worker).
+func (m *Machine) endReconcile(now time.Duration) {
+	m.stats.LongestReconcileMS = max(m.stats.LongestReconcileMS, (now - m.started).Milliseconds())
+	m.inReconcile = false
 }
 
 func (m *Machine) restart() {

@@ -7,9 +7,12 @@
 package controller
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/conflictlab/conflictlab/sim/api"
 )
@@ -91,6 +94,11 @@ const (
 	// OnAnyError retries everything, the anti-pattern: 422, 403 and 404 do
 	// not get better by asking again.
 	OnAnyError RetryOn = "any"
+	// OnTestFailed retries what a failed JSON patch test gets — 422 Invalid
+	// with no field causes — and nothing else: the lessons' testFailed. A
+	// malformed patch gets the same answer, so it is retried too; only the
+	// bound stops that.
+	OnTestFailed RetryOn = "test-failed"
 )
 
 // RetryPolicy is the controller's inner retry loop.
@@ -105,6 +113,22 @@ type RetryPolicy struct {
 	Reread ReadSource
 	// Backoff between attempts; retry.DefaultRetry sleeps 10ms each time.
 	Backoff time.Duration
+}
+
+// Retries reports whether the loop tries again after err (attempts aside).
+func (r RetryPolicy) Retries(err error) bool {
+	switch r.On {
+	case OnAnyError:
+		return true
+	case OnTestFailed:
+		var st apierrors.APIStatus
+		if !apierrors.IsInvalid(err) || !errors.As(err, &st) {
+			return false
+		}
+		d := st.Status().Details
+		return d == nil || len(d.Causes) == 0
+	}
+	return apierrors.IsConflict(err)
 }
 
 // RereadNone retries with the object already in hand.
@@ -160,9 +184,9 @@ func (p Program) Validate() error {
 		return fmt.Errorf("controller %s: retry reread must be live, lister or none, not %q", p.Name, p.Retry.Reread)
 	}
 	switch p.Retry.On {
-	case OnConflict, OnAnyError:
+	case OnConflict, OnAnyError, OnTestFailed:
 	default:
-		return fmt.Errorf("controller %s: retry on must be conflict or any, not %q", p.Name, p.Retry.On)
+		return fmt.Errorf("controller %s: retry on must be conflict, any or test-failed, not %q", p.Name, p.Retry.On)
 	}
 	if p.Retry.Attempts < 1 && !p.Retry.Unbounded {
 		return fmt.Errorf("controller %s: retry attempts must be at least 1", p.Name)

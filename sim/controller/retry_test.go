@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/util/retry"
 	"k8s.io/client-go/util/workqueue"
 
@@ -97,5 +98,46 @@ func TestRequeueBackoffMatchesClientGo(t *testing.T) {
 			t.Fatalf("requeue %d: backoff %v, client-go %v", i+1, got, want)
 		}
 		now = m.WakeAt()
+	}
+}
+
+// TestTestFailedRetriesOnlyCauselessInvalid: the test-failed loop retries
+// the 422 a failed JSON patch test gets (no field causes) — which a
+// malformed patch gets too — and returns a validation 422 (with causes), a
+// 409, a 404 or a 403 after one call, as retry.OnError with the lessons'
+// testFailed predicate does.
+func TestTestFailedRetriesOnlyCauselessInvalid(t *testing.T) {
+	gr := schema.GroupResource{Resource: "configmaps"}
+	gk := schema.GroupKind{Kind: "ConfigMap"}
+	testFailed := apierrors.NewInvalid(gk, "cm1", nil)
+	validation := apierrors.NewInvalid(gk, "cm1", field.ErrorList{field.Invalid(field.NewPath("metadata", "finalizers"), "a", "bad")})
+	cases := []struct {
+		err  error
+		want bool
+	}{
+		{testFailed, true},
+		{validation, false},
+		{apierrors.NewConflict(gr, "cm1", errors.New("modified")), false},
+		{apierrors.NewNotFound(gr, "cm1"), false},
+		{apierrors.NewForbidden(gr, "cm1", errors.New("no")), false},
+	}
+	r := DefaultRetry()
+	r.On = OnTestFailed
+	for _, c := range cases {
+		if got := r.Retries(c.err); got != c.want {
+			t.Errorf("%v: retried %v, want %v", c.err, got, c.want)
+		}
+		calls := 0
+		_ = retry.OnError(wait.Backoff{Steps: 5}, func(err error) bool {
+			var st apierrors.APIStatus
+			if !apierrors.IsInvalid(err) || !errors.As(err, &st) {
+				return false
+			}
+			d := st.Status().Details
+			return d == nil || len(d.Causes) == 0
+		}, func() error { calls++; return c.err })
+		if (calls == 5) != c.want {
+			t.Errorf("%v: client-go's loop made %d calls", c.err, calls)
+		}
 	}
 }

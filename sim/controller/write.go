@@ -283,6 +283,13 @@ func applyConfiguration(p Program, read, mutated *unstructured.Unstructured) ([]
 	if p.Target.Namespace == "" {
 		delete(cfg["metadata"].(map[string]interface{}), "namespace")
 	}
+	if p.WithRV {
+		// An apply configuration built from a copy that was read (its
+		// metadata carried over, as client.Apply does with a whole object)
+		// brings that copy's resourceVersion, and the server takes it as a
+		// precondition like any other write's: stale → 409.
+		cfg["metadata"].(map[string]interface{})["resourceVersion"] = read.GetResourceVersion()
+	}
 	for _, mu := range p.Mutations {
 		if mu.When != nil && !mu.When.Holds(read.Object) {
 			continue

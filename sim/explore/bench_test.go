@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -38,7 +39,7 @@ func BenchmarkExplore(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error
-					if r, err = Explore(sc, Options{NoMemo: !memo}); err != nil {
+					if r, err = Explore(context.Background(), sc, Options{NoMemo: !memo}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -4,6 +4,8 @@
 package explore
 
 import (
+	"context"
+
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
@@ -41,7 +43,11 @@ type Result struct {
 // divergence point rather than replayed from the start. Nothing is pruned:
 // two schedules that differ only in the order of independent steps are
 // both counted, because the tally counts interleavings, not states.
-func Explore(sc *scenario.Scenario, opts Options) (*Result, error) {
+//
+// ctx is checked before every step, not only between interleavings: one
+// interleaving can be a thousand steps long. When it is cancelled the
+// result so far is returned with Cancelled set (and no error).
+func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result, error) {
 	w, err := race.New(sc)
 	if err != nil {
 		return nil, err
@@ -57,9 +63,19 @@ func Explore(sc *scenario.Scenario, opts Options) (*Result, error) {
 		max = scenario.DefaultMaxSteps
 	}
 	r := &Result{Scenario: sc.Name, Tally: map[string]int{}, Examples: map[string][]string{}}
+	cancelled := func() bool {
+		if ctx.Err() != nil {
+			r.Cancelled = true
+			return true
+		}
+		return false
+	}
 	var walk func(w *race.World) (stop bool, err error)
 	walk = func(w *race.World) (bool, error) {
 		for {
+			if cancelled() {
+				return true, nil
+			}
 			enabled := w.Enabled()
 			if len(enabled) == 0 || len(w.Taken()) >= max {
 				return r.leaf(w, opts), nil
@@ -72,6 +88,9 @@ func Explore(sc *scenario.Scenario, opts Options) (*Result, error) {
 				continue
 			}
 			for i, tok := range enabled {
+				if i > 0 && cancelled() {
+					return true, nil
+				}
 				next := w
 				if i < len(enabled)-1 {
 					next = w.Clone()

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -45,7 +46,7 @@ func writers(n int, w controller.WriteMethod, retry controller.RetryPolicy, read
 }
 
 func TestUnconditionalUpdateLosesInSomeInterleavings(t *testing.T) {
-	r, err := Explore(writers(2, controller.UpdateClearRV, controller.NoRetry(), controller.FromLister, false), Options{})
+	r, err := Explore(context.Background(), writers(2, controller.UpdateClearRV, controller.NoRetry(), controller.FromLister, false), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestUnconditionalUpdateLosesInSomeInterleavings(t *testing.T) {
 func TestStaleCacheLosesEvenSequentially(t *testing.T) {
 	sc := writers(2, controller.UpdateClearRV, controller.NoRetry(), controller.FromLister, false)
 	sc.Lag = scenario.Lag{Delay: 3 * time.Millisecond}
-	r, err := Explore(sc, Options{})
+	r, err := Explore(context.Background(), sc, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestStaleCacheLosesEvenSequentially(t *testing.T) {
 	}
 	sc.Lag = scenario.Lag{Delay: 3 * time.Millisecond}
 	sc.Controllers[1].Lag = &scenario.Lag{}
-	r, err = Explore(sc, Options{})
+	r, err = Explore(context.Background(), sc, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestConditionalUpdateWithLiveRereadNeverLoses(t *testing.T) {
 	for _, n := range []int{2, 3} {
 		for _, count := range []bool{false, true} {
 			sc := writers(n, controller.Update, controller.DefaultRetry(), controller.FromLister, count)
-			r, err := Explore(sc, Options{})
+			r, err := Explore(context.Background(), sc, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +106,7 @@ func TestConditionalUpdateWithLiveRereadNeverLoses(t *testing.T) {
 }
 
 func TestMergePatchCounterLosesIncrements(t *testing.T) {
-	r, err := Explore(writers(2, controller.MergePatch, controller.NoRetry(), controller.FromLister, true), Options{})
+	r, err := Explore(context.Background(), writers(2, controller.MergePatch, controller.NoRetry(), controller.FromLister, true), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestCloningMatchesReplay(t *testing.T) {
 		writers(2, controller.Update, controller.RetryPolicy{Attempts: 3, On: controller.OnConflict, Reread: controller.RereadNone}, controller.FromLive, false),
 	}
 	for _, sc := range cases {
-		got, err := Explore(sc, Options{})
+		got, err := Explore(context.Background(), sc, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +158,7 @@ func TestCloningMatchesReplay(t *testing.T) {
 }
 
 func TestProgressCancels(t *testing.T) {
-	r, err := Explore(writers(3, controller.MergePatch, controller.NoRetry(), controller.FromLister, true), Options{
+	r, err := Explore(context.Background(), writers(3, controller.MergePatch, controller.NoRetry(), controller.FromLister, true), Options{
 		Progress: func(done int) bool { return done < 5 },
 	})
 	if err != nil {
@@ -182,11 +183,11 @@ func TestMemoChangesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		with, err := Explore(sc, Options{MaxSchedules: 1000})
+		with, err := Explore(context.Background(), sc, Options{MaxSchedules: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
-		without, err := Explore(sc, Options{MaxSchedules: 1000, NoMemo: true})
+		without, err := Explore(context.Background(), sc, Options{MaxSchedules: 1000, NoMemo: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -33,14 +33,6 @@ func set(path string, v interface{}) controller.Mutation {
 	return controller.Mutation{Op: controller.Set, Path: controller.MustPath(path), Value: v}
 }
 
-func incr(path string) controller.Mutation {
-	return controller.Mutation{Op: controller.Increment, Path: controller.MustPath(path), By: 1}
-}
-
-func addFinalizer(name string) controller.Mutation {
-	return controller.Mutation{Op: controller.AddToSet, Path: controller.MustPath("metadata.finalizers"), Value: name}
-}
-
 func prog(name string, w controller.WriteMethod, muts ...controller.Mutation) scenario.Controller {
 	return scenario.Controller{Program: controller.Program{
 		Name: name, Target: cm1, Read: controller.FromLister, Mutations: muts, Write: w,

@@ -16,8 +16,8 @@ const (
 	VerdictNoLoss     = "no-loss"
 )
 
-// Verdicts lists them in order.
-var Verdicts = []string{VerdictLost, VerdictGaveUp, VerdictUnfinished, VerdictRequeued, VerdictNoLoss}
+// Verdicts lists them in order (VerdictStale is in stale.go).
+var Verdicts = []string{VerdictLost, VerdictStale, VerdictGaveUp, VerdictUnfinished, VerdictRequeued, VerdictNoLoss}
 
 // Outcome is everything a run produced. Field names are stable: scripts and
 // tests read the JSON.
@@ -30,10 +30,14 @@ type Outcome struct {
 	Final       map[string]interface{} `json:"final"`
 	Deleted     bool                   `json:"deleted"`
 	Controllers []ControllerResult     `json:"controllers"`
-	Lost        []Loss                 `json:"lost"`
-	Overwritten []Loss                 `json:"overwritten"`
-	Verdict     string                 `json:"verdict"`
-	Requests    int                    `json:"requests"`
+	// Waits are the backoffs and requeue delays between steps.
+	Waits       []Wait `json:"waits,omitempty"`
+	Lost        []Loss `json:"lost"`
+	Overwritten []Loss `json:"overwritten"`
+	// Stale are decisions written from data that had changed (stale.go).
+	Stale    []StaleDecision `json:"stale,omitempty"`
+	Verdict  string          `json:"verdict"`
+	Requests int             `json:"requests"`
 }
 
 // ControllerResult is one controller's end state.
@@ -67,7 +71,8 @@ func (l Loss) String() string {
 // Outcome summarises the run so far.
 func (w *World) Outcome() *Outcome {
 	o := &Outcome{Scenario: w.sc.Name, Schedule: append([]string(nil), w.taken...),
-		Steps: append([]Step(nil), w.trace.steps...), Versions: append([]Version(nil), w.trace.versions...)}
+		Steps: append([]Step(nil), w.trace.steps...), Versions: append([]Version(nil), w.trace.versions...),
+		Waits: append([]Wait(nil), w.trace.waits...)}
 	if len(w.sc.Controllers) > 0 {
 		o.Target = w.sc.Controllers[0].Target
 	}
@@ -91,7 +96,10 @@ func (w *World) Outcome() *Outcome {
 		o.Controllers = append(o.Controllers, r)
 	}
 	o.Lost, o.Overwritten = w.trace.losses(w)
-	o.Verdict = verdict(len(o.Lost) > 0, gaveUp, running, requeued)
+	coll := w.trace.collateral(w)
+	o.Lost = append(explainMisses(o.Lost, coll), coll...)
+	o.Stale = w.staleDecisions(o.Steps, o.Versions)
+	o.Verdict = verdict(len(o.Lost) > 0, len(o.Stale) > 0, gaveUp, running, requeued)
 	return o
 }
 
@@ -99,19 +107,22 @@ func (w *World) Outcome() *Outcome {
 // explorer calls it once per interleaving).
 func (w *World) Verdict() string {
 	lost, _ := w.trace.losses(w)
+	lost = append(lost, w.trace.collateral(w)...)
 	gaveUp, requeued, running := false, false, false
 	for _, a := range w.actors {
 		gaveUp = gaveUp || a.machine.Status(w.now) == controller.GaveUp
 		running = running || !a.machine.Finished()
 		requeued = requeued || a.machine.Stats().Requeues > 0
 	}
-	return verdict(len(lost) > 0, gaveUp, running, requeued)
+	return verdict(len(lost) > 0, w.hasStaleDecision(), gaveUp, running, requeued)
 }
 
-func verdict(lost, gaveUp, running, requeued bool) string {
+func verdict(lost, stale, gaveUp, running, requeued bool) string {
 	switch {
 	case lost:
 		return VerdictLost
+	case stale:
+		return VerdictStale
 	case gaveUp:
 		return VerdictGaveUp
 	case running:
@@ -177,8 +188,8 @@ func (t *trace) losses(w *World) (lost, overwritten []Loss) {
 		if ev.Step >= 0 {
 			held = t.steps[ev.Step].HeldRV
 		}
-		l.Reason = fmt.Sprintf("%s's %s did not mean to change it: it sent a copy read at RV %s, before %s's change",
-			ev.Actor, ev.Request, held, in.actor)
+		l.Reason = fmt.Sprintf("%s %s did not mean to change it: it sent a copy read at RV %s, before %s change",
+			Possessive(ev.Actor), ev.Request, held, Possessive(in.actor))
 		lost = append(lost, l)
 	}
 	return lost, overwritten

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -32,10 +33,18 @@ type Step struct {
 	// (in the body, or in a JSON patch test), "" for none.
 	SentRV string `json:"sentRV,omitempty"`
 	// HeldRV is the resourceVersion of the copy the controller acted on.
-	HeldRV  string `json:"heldRV,omitempty"`
-	Code    int    `json:"code,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-	Message string `json:"message,omitempty"`
+	HeldRV string `json:"heldRV,omitempty"`
+	// Subresource, FieldManager and Force are the rest of the request as
+	// sent ("status"; the manager the server records; apply's force).
+	Subresource  string `json:"subresource,omitempty"`
+	FieldManager string `json:"fieldManager,omitempty"`
+	Force        bool   `json:"force,omitempty"`
+	Code         int    `json:"code,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+	Message      string `json:"message,omitempty"`
+	// Causes are the status error's details: the field each complaint is
+	// about (an apply conflict names the field and its owner).
+	Causes []Cause `json:"causes,omitempty"`
 	// RV is the resourceVersion of the object in the answer.
 	RV string `json:"rv,omitempty"`
 	// Version is the index in Versions of the version this step wrote, or -1.
@@ -44,6 +53,27 @@ type Step struct {
 	CacheRVs map[string]int64 `json:"cacheRVs"`
 	// Event is the delivered watch event ("MODIFIED 104") for watch steps.
 	Event string `json:"event,omitempty"`
+}
+
+// Cause is one entry of a status error's details.causes.
+type Cause struct {
+	Type    string `json:"type,omitempty"`
+	Message string `json:"message,omitempty"`
+	Field   string `json:"field,omitempty"`
+}
+
+// Wait is time a controller spends off the API before its next step: a
+// retry's backoff, or the workqueue's delay after a requeue. It is not a
+// step (the schedule does not take it), but the timeline shows it.
+type Wait struct {
+	Actor string `json:"actor"`
+	// AfterStep is the step whose answer started the wait.
+	AfterStep int `json:"afterStep"`
+	// Kind is "backoff" (between retries) or "requeue" (the error went
+	// back to the workqueue).
+	Kind    string `json:"kind"`
+	FromMS  int64  `json:"fromMs"`
+	UntilMS int64  `json:"untilMs"`
 }
 
 // OK reports a 2xx answer.
@@ -82,6 +112,7 @@ type trace struct {
 	steps    []Step
 	versions []Version
 	intents  []intent
+	waits    []Wait
 }
 
 func newTrace() *trace { return &trace{} }
@@ -91,6 +122,7 @@ func (t *trace) clone() *trace {
 		steps:    t.steps[:len(t.steps):len(t.steps)],
 		versions: t.versions[:len(t.versions):len(t.versions)],
 		intents:  t.intents[:len(t.intents):len(t.intents)],
+		waits:    t.waits[:len(t.waits):len(t.waits)],
 	}
 }
 
@@ -135,7 +167,8 @@ func refOfMap(m map[string]interface{}) api.Ref {
 
 func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Response, before, held *unstructured.Unstructured) {
 	s := Step{Actor: a.name, Purpose: act.Purpose, Request: act.Request.Describe(), Verb: act.Request.Verb,
-		PatchType: string(act.Request.PatchType), Code: resp.Code, Version: -1}
+		PatchType: string(act.Request.PatchType), Code: resp.Code, Version: -1,
+		Subresource: act.Request.Subresource, FieldManager: act.Request.FieldManager, Force: act.Request.Force}
 	if act.Kind == controller.ReadLister {
 		s.Kind, s.Request = "lister", "LISTER "+act.Request.Ref.Name
 	} else {
@@ -151,6 +184,7 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 	if resp.Err != nil {
 		s.Reason = string(apierrors.ReasonForError(resp.Err))
 		s.Message = resp.Err.Error()
+		s.Causes = causesOf(resp.Err)
 	} else if resp.Object != nil {
 		s.RV = resp.Object.GetResourceVersion()
 	}
@@ -177,6 +211,25 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 		t.recordIntents(a, held, before, after, s.Index)
 	}
 	t.steps = append(t.steps, s)
+}
+
+// causesOf copies a status error's causes, in the server's order.
+func causesOf(err error) []Cause {
+	st, ok := err.(apierrors.APIStatus)
+	if !ok || st.Status().Details == nil {
+		return nil
+	}
+	var out []Cause
+	for _, c := range st.Status().Details.Causes {
+		out = append(out, Cause{Type: string(c.Type), Message: c.Message, Field: c.Field})
+	}
+	return out
+}
+
+// wait notes that the actor will sleep from now until wake.
+func (t *trace) wait(actor, kind string, now, wake time.Duration) {
+	t.waits = append(t.waits, Wait{Actor: actor, AfterStep: len(t.steps) - 1, Kind: kind,
+		FromMS: now.Milliseconds(), UntilMS: wake.Milliseconds()})
 }
 
 // recordIntents notes what the successful write meant to do, and checks at

@@ -2,6 +2,7 @@ package race_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -74,7 +75,7 @@ func TestTranscripts(t *testing.T) {
 				}
 				return b.String()
 			case "explore":
-				r, err := explore.Explore(sc, explore.Options{})
+				r, err := explore.Explore(context.Background(), sc, explore.Options{})
 				if err != nil {
 					return "error: " + err.Error() + "\n"
 				}

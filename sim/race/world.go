@@ -218,8 +218,16 @@ func (w *World) Step(token string) error {
 			w.emitted = append(w.emitted, w.now)
 		}
 	}
+	requeues := a.machine.Stats().Requeues
 	a.machine.Deliver(act, resp, w.now)
 	w.trace.record(w, a, act, resp, before, held)
+	if wake := a.machine.WakeAt(); wake > w.now && !a.machine.Finished() {
+		kind := "backoff"
+		if a.machine.Stats().Requeues > requeues {
+			kind = "requeue"
+		}
+		w.trace.wait(a.name, kind, w.now, wake)
+	}
 	w.now += Tick
 	w.deliverDue()
 	return nil

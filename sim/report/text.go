@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 )
@@ -19,50 +18,7 @@ import (
 const (
 	MarkLost        = "✗ LOST"
 	MarkOverwritten = "~ overwritten"
-	MarkConflict    = "409"
 )
-
-// Answer is the short form of a step's result: "200 → RV 102", "409 Conflict".
-func Answer(s race.Step) string {
-	switch s.Kind {
-	case "watch":
-		return s.Event
-	case "lister":
-		if s.Code != 200 {
-			return "not in cache"
-		}
-		return "cached RV " + s.RV
-	}
-	if s.OK() {
-		if s.Version < 0 && s.Verb != "GET" {
-			return fmt.Sprintf("%d no-op (RV %s)", s.Code, s.RV)
-		}
-		return fmt.Sprintf("%d → RV %s", s.Code, s.RV)
-	}
-	return fmt.Sprintf("%d %s", s.Code, s.Reason)
-}
-
-// Call is the short form of a step's request: "UPDATE cm1 rv=101".
-func Call(s race.Step) string {
-	switch s.Kind {
-	case "watch":
-		return "⇣ cache ← " + s.Event
-	case "lister":
-		return "Lister → " + Answer(s)
-	}
-	c := s.Request
-	switch {
-	case s.Verb == "GET":
-	case s.SentRV != "":
-		c += " rv=" + s.SentRV
-	case s.PatchType == string(api.JSONPatch) && strings.Contains(string(s.Body), `"op":"test"`):
-		c += " (test)"
-	case s.PatchType == string(api.ApplyPatch):
-	default:
-		c += " (no rv)"
-	}
-	return c
-}
 
 // Text writes the aligned timeline: one lane per controller, the server's
 // answers, and each informer's RV next to the server's.
@@ -134,12 +90,12 @@ func writeVersions(w io.Writer, o *race.Outcome) {
 			mark := ""
 			for _, l := range o.Lost {
 				if l.ErasedRV == v.RV && strings.HasPrefix(c.Path, l.Field) {
-					mark = fmt.Sprintf("   %s (%s's %q)", MarkLost, l.Owner, l.Intended)
+					mark = fmt.Sprintf("   %s (%s %q)", MarkLost, race.Possessive(l.Owner), l.Intended)
 				}
 			}
 			for _, l := range o.Overwritten {
 				if l.ErasedRV == v.RV && strings.HasPrefix(c.Path, l.Field) && mark == "" {
-					mark = fmt.Sprintf("   %s (%s's %q)", MarkOverwritten, l.Owner, l.Intended)
+					mark = fmt.Sprintf("   %s (%s %q)", MarkOverwritten, race.Possessive(l.Owner), l.Intended)
 				}
 			}
 			fmt.Fprintf(w, "      %s%s\n", FormatChange(c), mark)
@@ -170,12 +126,13 @@ func compact(v interface{}) string {
 func writeVerdict(w io.Writer, o *race.Outcome) {
 	fmt.Fprintf(w, "\noutcome: %s\n", o.Verdict)
 	for _, l := range o.Lost {
-		fmt.Fprintf(w, "  %s %s — %s wanted %q; erased by %s at step %d (RV %s)\n      %s\n",
-			MarkLost, l.Field, l.Owner, l.Intended, l.ErasedBy, l.ErasedAtStep, l.ErasedRV, l.Reason)
+		fmt.Fprintf(w, "  %s %s — %s; erased by %s at step %d (RV %s)\n      %s\n",
+			MarkLost, l.Field, LossWho(l), l.ErasedBy, l.ErasedAtStep, l.ErasedRV, l.Reason)
 	}
 	for _, l := range o.Overwritten {
 		fmt.Fprintf(w, "  %s %s — %s wanted %q; %s\n", MarkOverwritten, l.Field, l.Owner, l.Intended, l.Reason)
 	}
+	writeStale(w, o)
 	fmt.Fprintf(w, "\n%-10s %-9s %-16s %8s %7s %9s %7s %8s %6s  %s\n", "controller", "status", "write", "requests", "lister", "conflicts", "retries", "requeues", "errors", "last error")
 	for _, c := range o.Controllers {
 		fmt.Fprintf(w, "%s\n", strings.TrimRight(fmt.Sprintf("%-10s %-9s %-16s %8d %7d %9d %7d %8d %6d  %s", c.Name, c.Status, c.Write, c.Stats.Requests, c.Stats.ListerReads,

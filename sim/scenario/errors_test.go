@@ -66,7 +66,7 @@ func TestParseErrors(t *testing.T) {
 		// Top-level scalars.
 		{"lag without unit", top("name: t", "lag: 5"), 2, "lag", `want a duration like 0, 5ms or 2s, or manual, got "5"`},
 		{"lag negative", top("name: t", "lag: -1s"), 2, "lag", `want a duration like 0, 5ms or 2s, or manual, got "-1s"`},
-		{"startRV negative", top("name: t", "startRV: -1"), 2, "startRV", "must not be negative, not -1"},
+		{"startRV negative", top("name: t", "startRV: -1"), 2, "startRV", "must be at least 1, not -1"},
 		{"startRV text", top("name: t", "startRV: high"), 2, "startRV", `want an integer, got "high"`},
 		{"maxSteps zero", top("name: t", "maxSteps: 0"), 2, "maxSteps", "must be at least 1, not 0"},
 		{"seed negative", top("name: t", "seed: -3"), 2, "seed", "want a non-negative integer, got -3"},
@@ -113,7 +113,7 @@ func TestParseErrors(t *testing.T) {
 		{"retry unknown word", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  retry: forever"), 11, "controllers[0].retry", `"forever": want none, default or {attempts, on, reread, backoff, unbounded}`},
 		{"retry unknown field", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  retry: {attempt: 3}"), 11, "controllers[0].retry", `unknown field "attempt" (did you mean "attempts"?)`},
 		{"retry attempts zero", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  retry: {attempts: 0}"), 11, "controllers[0].retry.attempts", "must be at least 1, not 0"},
-		{"retry on unknown", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  retry:", "    on: 409"), 12, "controllers[0].retry.on", `"409": want conflict or any`},
+		{"retry on unknown", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  retry:", "    on: 409"), 12, "controllers[0].retry.on", `"409": want conflict, any or test-failed`},
 		{"retry reread unknown", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  retry: {reread: cache}"), 11, "controllers[0].retry.reread", `"cache": want live, lister or none`},
 		{"retry backoff", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  retry: {backoff: 10}"), 11, "controllers[0].retry.backoff", `want a duration like 0, 5ms or 2s, got "10"`},
 		{"retry unbounded with attempts", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  retry:", "    unbounded: true", "    attempts: 3"), 13, "controllers[0].retry.attempts", "an unbounded retry has no attempt limit: leave attempts out"},

@@ -194,7 +194,7 @@ func scenarioNode(s *Scenario) (*yaml.Node, error) {
 	if s.Description != "" {
 		top.add("description", strNode(s.Description))
 	}
-	if s.StartRV != DefaultStartRV {
+	if s.StartRV != DefaultStartRV && s.StartRV != 0 { // 0: the default, as race.New reads it
 		top.add("startRV", intNode(s.StartRV))
 	}
 	if s.Lag != (Lag{}) {

@@ -60,7 +60,7 @@ func TestMarshalBuiltScenario(t *testing.T) {
 		Name:        "built: in code",
 		Description: "Line one.\nLine two.",
 		File:        "saved.yaml",
-		StartRV:     0,
+		StartRV:     1,
 		Objects:     []*unstructured.Unstructured{obj, widget},
 		Lag:         Lag{Delay: 1500 * time.Microsecond},
 		Schedule:    []string{"a", "b.cache", "b"},

@@ -11,10 +11,10 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// Limits that keep a hostile file (alias bombs, deep nesting) cheap.
+// Limits that keep a hostile file (alias bombs, deep nesting) cheap; the
+// caps on what a race may ask for are in scenario.go.
 const (
-	maxFileSize = 4 << 20
-	maxDepth    = 64
+	maxDepth = 64
 	// maxNodes bounds the nodes visited, aliases expanded.
 	maxNodes = 200000
 )
@@ -227,8 +227,8 @@ func (p *parser) integer(n *yaml.Node, field string) (int64, bool) {
 	return v, true
 }
 
-// intAtLeast reads an integer >= lo that fits an int.
-func (p *parser) intAtLeast(n *yaml.Node, field string, lo int64) (int, bool) {
+// intBetween reads an integer in [lo, hi]; why says where hi comes from.
+func (p *parser) intBetween(n *yaml.Node, field string, lo, hi int64, why string) (int, bool) {
 	v, ok := p.integer(n, field)
 	if !ok {
 		return 0, false
@@ -237,8 +237,8 @@ func (p *parser) intAtLeast(n *yaml.Node, field string, lo int64) (int, bool) {
 		p.errorf(n, field, "must be at least %d, not %d", lo, v)
 		return 0, false
 	}
-	if v > math.MaxInt32 {
-		p.errorf(n, field, "%d is too large", v)
+	if v > hi {
+		p.errorf(n, field, "must be at most %d, not %d: %s", hi, v, why)
 		return 0, false
 	}
 	return int(v), true
@@ -281,7 +281,24 @@ func (p *parser) duration(n *yaml.Node, field string) (time.Duration, bool) {
 		p.errorf(n, field, "want a duration like 0, 5ms or 2s, got %q", s)
 		return 0, false
 	}
-	return d, true
+	return d, p.durationCapped(n, field, d)
+}
+
+// durationCapped refuses a duration over LimitDuration: the virtual clock
+// adds them up, and must not overflow.
+func (p *parser) durationCapped(n *yaml.Node, field string, d time.Duration) bool {
+	if d > LimitDuration {
+		p.errorf(n, field, "must be at most %s, not %s: the virtual clock of a race is counted in milliseconds", shortDuration(LimitDuration), n.Value)
+		return false
+	}
+	return true
+}
+
+// shortDuration writes 1h rather than time's 1h0m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	s = strings.TrimSuffix(s, "0s")
+	return strings.TrimSuffix(s, "0m")
 }
 
 func parseDuration(s string) (time.Duration, bool) {
@@ -309,7 +326,7 @@ func (p *parser) lag(n *yaml.Node, field string) (Lag, bool) {
 		p.errorf(n, field, "want a duration like 0, 5ms or 2s, or manual, got %q", s)
 		return Lag{}, false
 	}
-	return Lag{Delay: d}, true
+	return Lag{Delay: d}, p.durationCapped(n, field, d)
 }
 
 // plainKey matches keys that need no quoting in a field path.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,14 +15,17 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/userfile"
 )
 
 // DefaultNamespace is the namespace of objects and targets that name none.
 const DefaultNamespace = "default"
 
 // Load reads and parses a scenario file; messages name the path as given.
+// Only a regular file of at most MaxFileSize is read (a FIFO or a device
+// is refused at once): the error is then a *userfile.Error.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, MaxFileSize)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +64,11 @@ var parserProblems = map[string]bool{
 	"found undefined tag handle":             true,
 }
 
-func (p *parser) syntaxError(err error) {
+// unknownAnchor is yaml.v3's message for an alias to no anchor, which
+// names no line.
+var unknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+
+func (p *parser) syntaxError(err error, data []byte) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 1
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
@@ -71,8 +77,37 @@ func (p *parser) syntaxError(err error) {
 		if parserProblems[msg] {
 			line++
 		}
+	} else if m := unknownAnchor.FindStringSubmatch(msg); m != nil {
+		line = aliasLine(data, m[1])
 	}
 	p.errs = append(p.errs, &Error{File: p.file, Line: line, Msg: "YAML: " + msg})
+}
+
+// aliasLine finds the line of the first alias *name outside comments and
+// quotes (0 if none is found): the alias yaml.v3 could not resolve.
+func aliasLine(data []byte, name string) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		var quote byte
+		for j := 0; j < len(line); j++ {
+			c := line[j]
+			switch {
+			case quote != 0:
+				if c == quote {
+					quote = 0
+				}
+			case c == '\'' || c == '"':
+				quote = c
+			case c == '#' && (j == 0 || line[j-1] == ' ' || line[j-1] == '\t'):
+				j = len(line)
+			case c == '*' && (j == 0 || strings.IndexByte(" \t[{,:-", line[j-1]) >= 0) && strings.HasPrefix(line[j+1:], name):
+				end := j + 1 + len(name)
+				if end == len(line) || strings.IndexByte(" \t\r,]}", line[end]) >= 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	return 0
 }
 
 // checkText reports the first byte YAML would refuse, with its line:
@@ -133,8 +168,8 @@ func decodeDocument(data []byte) (doc *yaml.Node, extra bool, err error) {
 var topFields = []string{"name", "description", "startRV", "lag", "maxSteps", "seed", "schedule", "objects", "controllers"}
 
 func (p *parser) parse(data []byte) *Scenario {
-	if len(data) > maxFileSize {
-		p.errs = append(p.errs, &Error{File: p.file, Msg: fmt.Sprintf("file is larger than %d MiB", maxFileSize>>20)})
+	if len(data) > MaxFileSize {
+		p.errs = append(p.errs, &Error{File: p.file, Msg: fmt.Sprintf("file is larger than %s", userfile.Size(MaxFileSize))})
 		return nil
 	}
 	if !p.checkText(data) {
@@ -142,7 +177,7 @@ func (p *parser) parse(data []byte) *Scenario {
 	}
 	doc, extra, err := decodeDocument(data)
 	if err != nil {
-		p.syntaxError(err)
+		p.syntaxError(err, data)
 		return nil
 	}
 	if doc == nil || len(doc.Content) == 0 || isNull(doc.Content[0]) {
@@ -174,8 +209,11 @@ func (p *parser) parse(data []byte) *Scenario {
 	}
 	if e, ok := f["startRV"]; ok {
 		if v, ok := p.integer(e.val, "startRV"); ok {
-			if v < 0 {
-				p.errorf(e.val, "startRV", "must not be negative, not %d", v)
+			switch {
+			case v < 1:
+				p.errorf(e.val, "startRV", "must be at least 1, not %d", v)
+			case v > LimitStartRV:
+				p.errorf(e.val, "startRV", "must be at most %d (10^15), not %d: resourceVersions must stay exact as JSON numbers", int64(LimitStartRV), v)
 			}
 			s.StartRV = v
 		}
@@ -184,7 +222,7 @@ func (p *parser) parse(data []byte) *Scenario {
 		s.Lag, _ = p.lag(e.val, "lag")
 	}
 	if e, ok := f["maxSteps"]; ok {
-		s.MaxSteps, _ = p.intAtLeast(e.val, "maxSteps", 1)
+		s.MaxSteps, _ = p.intBetween(e.val, "maxSteps", 1, LimitSteps, "the limit of a race's length")
 	}
 	if e, ok := f["seed"]; ok {
 		if v, ok := p.uinteger(e.val, "seed"); ok {
@@ -230,6 +268,10 @@ func (p *parser) parse(data []byte) *Scenario {
 func (p *parser) objects(n *yaml.Node) ([]*unstructured.Unstructured, map[api.Ref]int) {
 	items, ok := p.seq(n, "objects")
 	if !ok {
+		return nil, nil
+	}
+	if len(items) > LimitObjects {
+		p.errorf(n, "objects", "%d objects: a scenario has at most %d", len(items), LimitObjects)
 		return nil, nil
 	}
 	var out []*unstructured.Unstructured
@@ -356,6 +398,10 @@ func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []string
 	if !ok {
 		return nil
 	}
+	if len(items) > LimitSteps {
+		p.errorf(n, "schedule", "%d steps: a race takes at most %d", len(items), LimitSteps)
+		return nil
+	}
 	names := make([]string, len(ctrls))
 	for i, c := range ctrls {
 		names[i] = c.Name
@@ -386,6 +432,9 @@ func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []string
 	return out
 }
 
+// stepBound says why counts are capped at LimitSteps.
+var stepBound = fmt.Sprintf("each takes at least one step, and a race takes at most %d", LimitSteps)
+
 var controllerFields = []string{"name", "target", "read", "mutations", "write", "withRV", "test", "fieldManager", "force", "retry", "requeue", "reconciles", "lag"}
 
 // controllerName is letters, digits and dashes.
@@ -398,6 +447,10 @@ func (p *parser) controllers(n *yaml.Node) ([]Controller, []*yaml.Node) {
 	}
 	if len(items) == 0 {
 		p.errorf(n, "controllers", "empty: a race needs at least one controller")
+		return nil, nil
+	}
+	if len(items) > LimitControllers {
+		p.errorf(n, "controllers", "%d controllers: a race has at most %d", len(items), LimitControllers)
 		return nil, nil
 	}
 	var out []Controller
@@ -487,7 +540,9 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 	isPatch := prog.Write == controller.MergePatch || prog.Write == controller.StrategicPatch || prog.Write == controller.JSONPatch
 	if e, ok := f["withRV"]; ok {
 		if v, ok := p.boolean(e.val, sub("withRV")); ok {
-			if v && prog.Write != "" && !isPatch {
+			// An apply may carry one too: the server then checks it like an
+			// update's (lesson 7 races it).
+			if v && prog.Write != "" && !isPatch && prog.Write != controller.ServerSideApply {
 				p.errorf(e.val, sub("withRV"), "only patches (merge-patch, strategic-patch, json-patch) can carry a resourceVersion; %s %s", prog.Write, withRVHint(prog.Write))
 			}
 			prog.WithRV = v
@@ -526,7 +581,7 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 		prog.Requeue, _ = p.requeue(e.val, sub("requeue"))
 	}
 	if e, ok := f["reconciles"]; ok {
-		prog.Reconciles, _ = p.intAtLeast(e.val, sub("reconciles"), 1)
+		prog.Reconciles, _ = p.intBetween(e.val, sub("reconciles"), 1, LimitSteps, stepBound)
 	}
 	if e, ok := f["lag"]; ok {
 		if l, ok := p.lag(e.val, sub("lag")); ok {
@@ -542,8 +597,6 @@ func withRVHint(w controller.WriteMethod) string {
 		return "already sends the resourceVersion it read"
 	case controller.UpdateClearRV:
 		return "removes it on purpose"
-	case controller.ServerSideApply:
-		return "has no resourceVersion precondition here"
 	}
 	return "cannot"
 }
@@ -670,7 +723,7 @@ func (p *parser) retry(n *yaml.Node, field string) (controller.RetryPolicy, bool
 			p.errorf(e.key, field+".attempts", "an unbounded retry has no attempt limit: leave attempts out")
 			good = false
 		} else {
-			r.Attempts, ok = p.intAtLeast(e.val, field+".attempts", 1)
+			r.Attempts, ok = p.intBetween(e.val, field+".attempts", 1, LimitSteps, stepBound)
 			good = good && ok
 		}
 	} else if r.Unbounded {
@@ -679,10 +732,10 @@ func (p *parser) retry(n *yaml.Node, field string) (controller.RetryPolicy, bool
 	if e, ok := f["on"]; ok {
 		if s, ok := p.text(e.val, field+".on"); ok {
 			switch controller.RetryOn(s) {
-			case controller.OnConflict, controller.OnAnyError:
+			case controller.OnConflict, controller.OnAnyError, controller.OnTestFailed:
 				r.On = controller.RetryOn(s)
 			default:
-				p.errorf(e.val, field+".on", "%q: want conflict or any", s)
+				p.errorf(e.val, field+".on", "%q: want conflict, any or test-failed", s)
 				good = false
 			}
 		} else {
@@ -717,7 +770,7 @@ func (p *parser) requeue(n *yaml.Node, field string) (controller.RequeuePolicy, 
 	}
 	good := true
 	if e, ok := f["max"]; ok {
-		q.Max, ok = p.intAtLeast(e.val, field+".max", 0)
+		q.Max, ok = p.intBetween(e.val, field+".max", 0, LimitSteps, stepBound)
 		good = good && ok
 	}
 	if e, ok := f["baseDelay"]; ok {

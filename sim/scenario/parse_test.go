@@ -67,7 +67,7 @@ func TestParseTopLevel(t *testing.T) {
 	s := mustParse(t, doc(
 		"name: lost-update",
 		"description: Two controllers.",
-		"startRV: 0",
+		"startRV: 1",
 		"lag: manual",
 		"maxSteps: 40",
 		"seed: 18446744073709551615",
@@ -84,7 +84,7 @@ func TestParseTopLevel(t *testing.T) {
 		"- {name: a, target: Deployment/prod/web, mutations: [{set: {path: spec.replicas, value: 3}}], write: update, lag: 0}",
 		"- {name: b, target: Widget/w, mutations: [{set: {path: spec.size, value: 3}}], write: merge-patch, lag: 2ms}",
 	))
-	if s.Description != "Two controllers." || s.StartRV != 0 || !s.Lag.Manual || s.MaxSteps != 40 {
+	if s.Description != "Two controllers." || s.StartRV != 1 || !s.Lag.Manual || s.MaxSteps != 40 {
 		t.Errorf("%+v", s)
 	}
 	if s.Seed == nil || *s.Seed != 18446744073709551615 {

@@ -63,3 +63,31 @@ const (
 	DefaultStartRV  = 100
 	DefaultMaxSteps = 500
 )
+
+// Caps on what a scenario may ask for (docs/scenario-format.md, "Limits").
+// A file comes from anyone, and a run costs time and memory in proportion
+// to its steps: the explorer keeps one world per step of the path it is
+// on, each with its history, so its memory grows with the square of the
+// steps (≈0.7 GB at 1,000), and the printed timeline grows with steps ×
+// controllers. Parse refuses more, with the line and the field.
+const (
+	// MaxFileSize bounds a scenario file (the course's largest is 3 KiB).
+	MaxFileSize = 1 << 20
+	// LimitSteps bounds maxSteps. Reconciles, retry attempts, requeues
+	// and the schedule's length are bounded by it too: each takes at
+	// least one step, so more could never happen. An unbounded retry is
+	// bounded by maxSteps like everything else.
+	LimitSteps = 1000
+	// LimitControllers and LimitObjects bound the lists (the sandbox
+	// races at most 4 controllers on 1 object).
+	LimitControllers = 16
+	LimitObjects     = 64
+	// LimitStartRV keeps every resourceVersion a run can reach (startRV +
+	// the objects + one per step) exact as a JSON number in JavaScript and
+	// jq, which read numbers as doubles (2^53 ≈ 9.007e15), and far from
+	// int64's end. A real etcd's revision is in the millions, rarely more.
+	LimitStartRV = 1_000_000_000_000_000
+	// LimitDuration bounds lags, backoffs and requeue delays, so that the
+	// virtual clock (LimitSteps of them at most) cannot overflow.
+	LimitDuration = time.Hour
+)

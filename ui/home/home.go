@@ -32,9 +32,6 @@ func DefaultKeys() KeyMap {
 	}
 }
 
-// ComingSoon are the modes shown but not selectable yet.
-var ComingSoon []string
-
 // Mode is a selectable entry under "Other modes", after the lessons.
 type Mode struct {
 	Label string
@@ -49,9 +46,9 @@ type Mode struct {
 // Modes are the other modes that can be opened.
 var Modes = []Mode{
 	{Label: "Quiz — test what you have learnt", Open: nav.OpenQuiz{}, Note: quizNote,
-		About: "Questions from the course, one at a time: multiple choice, the outcome of a race, the bug in a snippet, the write method for a change. Pick a topic, a number of questions and a seed; the best score per topic is kept."},
+		About: "Questions on the course: choices, races, bugs, write methods. Pick a topic, a length and a seed; the best per topic is kept."},
 	{Label: "Sandbox — build a race of your own", Open: nav.OpenSandbox{}, Note: sandboxNote,
-		About: "Compose a race (the object and two to four controllers: how each reads, changes, writes and retries), play the scheduler one step at a time, explore every interleaving, and take the break-it and fix-it challenges."},
+		About: "Build a race of two to four controllers, step the scheduler, explore every interleaving, and take the break-it and fix-it challenges."},
 }
 
 func sandboxNote(p *progress.Progress) string {
@@ -237,7 +234,14 @@ func (m Model) View() string {
 	w := min(m.w-2, 100)
 	var lines []string
 	lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render("How Kubernetes controllers write safely under concurrency: resourceVersion, 409 Conflict, retries, patches and server-side apply."), w))...)
-	lines = append(lines, "")
+	// gaps are the blank lines between sections, given up first when the
+	// window is short.
+	var gaps []int
+	gap := func() {
+		gaps = append(gaps, len(lines))
+		lines = append(lines, "")
+	}
+	gap()
 	row := 0
 	cursorLine := 0
 	cursorAt := func(r int, text string) string {
@@ -254,18 +258,25 @@ func (m Model) View() string {
 			verb = "Start the course"
 		}
 		text := fmt.Sprintf("%s %s: %s, step %d of %d", styles.Current, verb, l.Title, min(step+1, len(l.Steps)), len(l.Steps))
-		lines = append(lines, cursorAt(row, layout.Truncate(text, w-2)))
+		// Wrapped, not cut: the step is the point of the line.
+		for i, wl := range layout.Lines(layout.Wrap(text, w-4)) {
+			if i == 0 {
+				lines = append(lines, cursorAt(row, wl))
+			} else if row == m.cursor {
+				lines = append(lines, "    "+st.Selected.Render(wl))
+			} else {
+				lines = append(lines, "    "+wl)
+			}
+		}
 		row++
 	} else {
 		lines = append(lines, "  "+st.OK.Render(styles.OK+" Course complete")+st.Faint.Render(" — open any lesson to replay it"))
 	}
-	lines = append(lines, "", st.Heading.Render("Lessons"))
+	gap()
+	lines = append(lines, st.Heading.Render("Lessons"))
 	titleW := 0
 	for i, l := range m.lessons {
 		titleW = max(titleW, len([]rune(fmt.Sprintf("%d. %s", i+1, l.Title))))
-	}
-	for _, c := range ComingSoon {
-		titleW = max(titleW, len([]rune(c))+2)
 	}
 	for _, md := range Modes {
 		titleW = max(titleW, len([]rune(md.Label))+2)
@@ -273,10 +284,11 @@ func (m Model) View() string {
 	titleW = min(titleW+3, w*3/5)
 	for i, l := range m.lessons {
 		name := layout.Pad(fmt.Sprintf("%d. %s", i+1, l.Title), titleW)
-		lines = append(lines, cursorAt(row, name+m.state(l)))
+		lines = append(lines, cursorAt(row, name+m.state(l, w-2-titleW)))
 		row++
 	}
-	lines = append(lines, "", st.Heading.Render("Other modes"))
+	gap()
+	lines = append(lines, st.Heading.Render("Other modes"))
 	for _, md := range Modes {
 		note := ""
 		if md.Note != nil {
@@ -285,22 +297,21 @@ func (m Model) View() string {
 		lines = append(lines, cursorAt(row, layout.Pad(styles.Bullet+" "+md.Label, titleW)+note))
 		row++
 	}
-	for _, c := range ComingSoon {
-		lines = append(lines, "  "+st.Faint.Render(layout.Pad(styles.Bullet+" "+c, titleW)+"coming soon"))
-	}
 	l := m.selected()
 	if id, _, ok := m.ContinueTarget(); l == nil && ok {
 		l = m.find(id)
 	}
+	// panel says what the selected entry is about, under the list.
+	var panel []string
 	if md := m.selectedMode(); md != nil {
 		l = nil
-		lines = append(lines, "", layout.Rule(strings.SplitN(md.Label, " — ", 2)[0], w, st.Border))
+		panel = append(panel, "", layout.Rule(strings.SplitN(md.Label, " — ", 2)[0], w, st.Border))
 		for _, wl := range layout.Lines(layout.Wrap(md.About, w-2)) {
-			lines = append(lines, "  "+wl)
+			panel = append(panel, "  "+wl)
 		}
 	}
 	if l != nil && len(l.Concepts) > 0 {
-		lines = append(lines, "", layout.Rule(l.Title+" teaches", w, st.Border))
+		panel = append(panel, "", layout.Rule(l.Title+" teaches", w, st.Border))
 		for _, c := range l.Concepts {
 			desc := lessons.Concepts[c]
 			for j, wl := range layout.Lines(layout.Wrap(desc, w-4)) {
@@ -308,7 +319,7 @@ func (m Model) View() string {
 				if j > 0 {
 					lead = "    "
 				}
-				lines = append(lines, lead+wl)
+				panel = append(panel, lead+wl)
 			}
 		}
 	}
@@ -316,9 +327,12 @@ func (m Model) View() string {
 	if m.notice != "" {
 		note = layout.Lines(layout.Wrap(styles.Warn+" "+m.notice, w))
 	}
+	// The notice takes its lines and a blank above them.
+	room := m.h - len(note) - min(1, len(note))
+	lines = m.fitPanel(lines, panel, gaps, room)
 	// A course longer than the window scrolls so the cursor stays in view
 	// (with a line of context below it).
-	if avail := m.h - len(note) - 1; len(lines) > avail && cursorLine >= avail-1 {
+	if avail := room; len(lines) > avail && cursorLine >= avail-1 {
 		start := min(cursorLine-avail+2, len(lines)-avail)
 		lines = append([]string{st.Faint.Render("↑ more above")}, lines[start+1:]...)
 	}
@@ -341,19 +355,84 @@ func (m Model) View() string {
 	return layout.Fit(strings.Join(out, "\n"), m.w, m.h)
 }
 
-// state is a lesson's state in words and a symbol, with its score.
-func (m Model) state(l *lessons.Lesson) string {
+// state is a lesson's state in words and a symbol, with its score: the
+// questions answered right on the first try once it is done, the
+// questions answered so far while it is not. room is the width it has;
+// a state too long for it drops its words before its numbers.
+func (m Model) state(l *lessons.Lesson, room int) string {
 	st := m.st
 	r, ok := m.prog.Lessons[l.ID]
-	switch {
-	case !ok:
+	if !ok {
 		return st.Faint.Render("· not started")
-	case r.Done:
+	}
+	t := r.Tally(questionSteps(l))
+	if r.Done {
 		s := st.OK.Render(styles.OK + " done")
-		if right, n := r.Score(); n > 0 {
-			s += st.Faint.Render(fmt.Sprintf(" · %d/%d right first time", right, n))
+		switch {
+		case t.Questions == 0:
+		case t.Complete():
+			s += st.Faint.Render(fmt.Sprintf(" · %d/%d right first time", t.Right, t.Questions))
+		default:
+			// Marked done by a build that let a lesson be skipped through.
+			s += st.Faint.Render(fmt.Sprintf(" · %d/%d answered", t.Answered, t.Questions))
 		}
 		return s
 	}
-	return st.Warn.Render(fmt.Sprintf("… in progress · step %d/%d", min(r.Step+1, len(l.Steps)), len(l.Steps)))
+	step := fmt.Sprintf("step %d/%d", min(r.Step+1, len(l.Steps)), len(l.Steps))
+	answered := ""
+	if t.Questions > 0 {
+		answered = fmt.Sprintf(" · %d/%d answered", t.Answered, t.Questions)
+	}
+	s := "… in progress · " + step + answered
+	if layout.MaxWidth(s) > room {
+		s = "… " + step + answered
+	}
+	return st.Warn.Render(s)
+}
+
+// questionSteps marks the lesson's question steps, the ones scored.
+func questionSteps(l *lessons.Lesson) []bool {
+	out := make([]bool, len(l.Steps))
+	for i, s := range l.Steps {
+		out[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose
+	}
+	return out
+}
+
+// fitPanel puts the panel under the list in avail lines: the blank lines
+// between sections go first, then the panel's last lines (the list and
+// its title stay whole; a panel cut short ends after a whole item, with
+// "…"). When the list alone is too long, or no item fits, the panel goes
+// and the list scrolls if it must (View).
+func (m Model) fitPanel(list, panel []string, gaps []int, avail int) []string {
+	if len(list)+len(panel) <= avail || len(panel) == 0 {
+		return append(list, panel...)
+	}
+	panel = panel[1:] // the blank above the rule
+	drop := map[int]bool{}
+	for i := len(gaps) - 1; i >= 0 && len(list)-len(drop)+len(panel) > avail; i-- {
+		drop[gaps[i]] = true
+	}
+	var kept []string
+	for i, l := range list {
+		if !drop[i] {
+			kept = append(kept, l)
+		}
+	}
+	room := avail - len(kept)
+	switch {
+	case room >= len(panel):
+		return append(kept, panel...)
+	case room >= 3: // the rule, a whole item and the "…" line at least
+		// Cut between two items, never inside one: a line that starts
+		// with four spaces goes on the item above it.
+		k := room - 1
+		for k > 1 && strings.HasPrefix(panel[k], "    ") {
+			k--
+		}
+		if k > 1 {
+			return append(append(kept, panel[:k]...), "  "+m.st.Faint.Render("…"))
+		}
+	}
+	return list
 }

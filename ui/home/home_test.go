@@ -1,6 +1,7 @@
 package home
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestFreshCourseStartsAtTheFirstLesson(t *testing.T) {
 	}
 }
 
-func TestCursorSkipsComingSoonAndStopsAtTheEnds(t *testing.T) {
+func TestCursorStopsAtTheEnds(t *testing.T) {
 	m := fixture(t, progress.New(), "")
 	m, _ = press(m, "up", "up")
 	if m.Cursor() != 0 {
@@ -216,5 +217,123 @@ func TestQuizEntryOpensTheQuiz(t *testing.T) {
 	prog.RecordQuiz("patches", 3, 3)
 	if v := ansi.Strip(m.View()); !strings.Contains(v, "best 7/10 on all topics") {
 		t.Fatalf("the best score is not shown:\n%s", v)
+	}
+}
+
+// TestEveryEntryKeepsTheTitleAt80x24: with the built-in course in the
+// home screen's room at 80×24, whichever entry is selected the screen
+// starts with the course's one-line summary, the continue line is whole
+// (its step is the point), every entry is listed, and a selected mode's
+// description ends a sentence rather than being cut.
+func TestEveryEntryKeepsTheTitleAt80x24(t *testing.T) {
+	p, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := progress.New()
+	// Far into a lesson with a long title: the longest continue line.
+	long := p.Lessons[0]
+	for _, l := range p.Lessons {
+		if len(l.Title) > len(long.Title) {
+			long = l
+		}
+	}
+	for _, l := range p.Lessons {
+		if l == long {
+			break
+		}
+		prog.Lesson(l.ID).Done = true
+	}
+	prog.Lesson(long.ID).Step = len(long.Steps) - 1
+	m := New(p.Lessons, prog, "", styles.New(true, true))
+	m.SetSize(80, 22) // the window less the header and the key bar
+	cont := fmt.Sprintf("step %d of %d", len(long.Steps), len(long.Steps))
+	for i := 0; i < len(p.Lessons)+len(Modes)+1; i++ {
+		uitest.CheckFrame(t, m.View(), 80, 22)
+		v := ansi.Strip(m.View())
+		if first := strings.SplitN(v, "\n", 2)[0]; !strings.Contains(first, "How Kubernetes controllers") {
+			t.Fatalf("entry %d: the first line is %q:\n%s", m.Cursor(), first, v)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(v), " "), "Continue where you left off: "+long.Title+", "+cont) {
+			t.Fatalf("entry %d: the continue line is cut:\n%s", m.Cursor(), v)
+		}
+		for _, md := range Modes {
+			if !strings.Contains(v, md.Label) {
+				t.Fatalf("entry %d: %q is not listed:\n%s", m.Cursor(), md.Label, v)
+			}
+		}
+		if md := m.selectedMode(); md != nil {
+			name := strings.SplitN(md.Label, " — ", 2)[0]
+			words := strings.Join(strings.Fields(v), " ")
+			if !strings.Contains(v, "─ "+name+" ─") || !strings.Contains(words, md.About) {
+				t.Fatalf("entry %d: %s's description is missing or cut:\n%s", m.Cursor(), name, v)
+			}
+		}
+		m, _ = press(m, "down")
+	}
+}
+
+// Each lesson shows its score: questions right on the first try once it
+// is done, questions answered while it is not — whole, at 80×24, for the
+// built-in course (its longest titles).
+func TestScoresFitAt80x24(t *testing.T) {
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := progress.New()
+	var want []string
+	for i, l := range course.Lessons {
+		rec := prog.Lesson(l.ID)
+		var qs []int
+		for k, s := range l.Steps {
+			if s.Kind != lessons.Read {
+				qs = append(qs, k)
+			}
+		}
+		if len(qs) == 0 {
+			continue
+		}
+		switch i % 3 {
+		case 0: // done: every question answered, the first one wrong
+			for j, k := range qs {
+				rec.Record(k, j > 0)
+			}
+			rec.Done = true
+			want = append(want, fmt.Sprintf("%d. %s", i+1, l.Title), fmt.Sprintf("✓ done · %d/%d right first time", len(qs)-1, len(qs)))
+		case 1: // in progress, one answered
+			rec.Record(qs[0], true)
+			rec.Step = len(l.Steps) - 1
+			want = append(want, fmt.Sprintf("%d. %s", i+1, l.Title), fmt.Sprintf("step %d/%d · 1/%d answered", len(l.Steps), len(l.Steps), len(qs)))
+		case 2: // skipped through: started, nothing answered
+			want = append(want, fmt.Sprintf("%d. %s", i+1, l.Title), fmt.Sprintf("· 0/%d answered", len(qs)))
+		}
+	}
+	m := New(course.Lessons, prog, "", styles.New(true, true))
+	m.SetSize(80, 22)
+	v := m.View()
+	uitest.CheckFrame(t, v, 80, 22)
+	plain := ansi.Strip(v)
+	for i := 0; i < len(want); i += 2 {
+		line := ""
+		for _, l := range strings.Split(plain, "\n") {
+			if strings.Contains(l, want[i]) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, want[i+1]) {
+			t.Errorf("the line of %q lacks %q:\n%s", want[i], want[i+1], plain)
+		}
+	}
+}
+
+// A lesson marked done without its answers (skipped through by an older
+// build) says how many it has, not that it is scored.
+func TestDoneWithoutAnswersSaysSo(t *testing.T) {
+	prog := progress.New()
+	prog.Lesson("lost-update").Done = true
+	v := ansi.Strip(fixture(t, prog, "").View())
+	if !strings.Contains(v, "✓ done · 0/2 answered") || strings.Contains(v, "right first time") {
+		t.Fatalf("a lesson done with nothing answered:\n%s", v)
 	}
 }

@@ -16,19 +16,61 @@ func Fit(block string, w, h int) string {
 	if w <= 0 || h <= 0 {
 		return ""
 	}
-	lines := Lines(block)
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	out := make([]string, h)
-	for i := range out {
-		var l string
-		if i < len(lines) {
-			l = lines[i]
+	block = strings.ReplaceAll(block, "\r\n", "\n")
+	var sb strings.Builder
+	sb.Grow(len(block) + h*(w+1))
+	rest, more := block, block != ""
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			sb.WriteByte('\n')
 		}
-		out[i] = Pad(l, w)
+		var line string
+		if more {
+			line, rest, more = strings.Cut(rest, "\n")
+		}
+		writePadded(&sb, line, w)
 	}
-	return strings.Join(out, "\n")
+	return sb.String()
+}
+
+// FitLines is Fit of the lines joined, without joining them first.
+func FitLines(lines []string, w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	size := h * (w + 1)
+	for _, l := range lines[:min(h, len(lines))] {
+		size += len(l)
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for i := 0; i < h; i++ {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		var line string
+		if i < len(lines) {
+			line = lines[i]
+		}
+		// A line given may hold several: Fit splits them.
+		if strings.IndexByte(line, '\n') >= 0 {
+			return Fit(strings.Join(lines, "\n"), w, h)
+		}
+		writePadded(&sb, line, w)
+	}
+	return sb.String()
+}
+
+// writePadded writes a line truncated or space-padded to exactly w columns,
+// measuring it once (twice when it is cut).
+func writePadded(sb *strings.Builder, line string, w int) {
+	n := width(line)
+	if n > w {
+		line = ansi.Truncate(line, w, "…")
+		n = width(line)
+	}
+	sb.WriteString(line)
+	writeSpaces(sb, w-n)
 }
 
 // Width fits each line of block to at most w columns without padding.
@@ -70,25 +112,74 @@ func Pad(line string, w int) string {
 		n = width(line)
 	}
 	if n < w {
-		line += strings.Repeat(" ", w-n)
+		var sb strings.Builder
+		sb.Grow(len(line) + w - n)
+		sb.WriteString(line)
+		writeSpaces(&sb, w-n)
+		return sb.String()
 	}
 	return line
 }
 
-// width is lipgloss.Width with a fast path: grapheme segmentation is
-// most of the cost of drawing a frame, and plain ASCII needs none.
-func width(s string) int {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= 0x80 || c == 0x1b || c < 0x20 {
-			return lipgloss.Width(s)
+// Beside joins blocks left to right, top-aligned, each padded to its
+// widest line: lipgloss.JoinHorizontal(lipgloss.Top, …) byte for byte,
+// but measuring each line once, with the fast width.
+func Beside(blocks ...string) string {
+	switch len(blocks) {
+	case 0:
+		return ""
+	case 1:
+		return blocks[0]
+	}
+	type col struct {
+		lines  []string
+		widths []int
+		widest int
+	}
+	cols := make([]col, len(blocks))
+	height, size := 0, 0
+	for i, b := range blocks {
+		b = strings.ReplaceAll(b, "\t", "    ")
+		b = strings.ReplaceAll(b, "\r\n", "\n")
+		c := col{lines: strings.Split(b, "\n")}
+		c.widths = make([]int, len(c.lines))
+		for j, l := range c.lines {
+			c.widths[j] = width(l)
+			c.widest = max(c.widest, c.widths[j])
+		}
+		cols[i] = c
+		height = max(height, len(c.lines))
+		size += len(b)
+	}
+	var sb strings.Builder
+	sb.Grow(size + height*len(blocks)*8)
+	for i := 0; i < height; i++ {
+		for _, c := range cols {
+			pad := c.widest
+			if i < len(c.lines) {
+				sb.WriteString(c.lines[i])
+				pad -= c.widths[i]
+			}
+			writeSpaces(&sb, pad)
+		}
+		if i < height-1 {
+			sb.WriteByte('\n')
 		}
 	}
-	return len(s)
+	return sb.String()
 }
 
-// Beside joins blocks left to right, each already fitted to its width.
-func Beside(blocks ...string) string {
-	return lipgloss.JoinHorizontal(lipgloss.Top, blocks...)
+const spaces = "                                                                                "
+
+// writeSpaces writes n spaces without building a string for them.
+func writeSpaces(sb *strings.Builder, n int) {
+	for n > len(spaces) {
+		sb.WriteString(spaces)
+		n -= len(spaces)
+	}
+	if n > 0 {
+		sb.WriteString(spaces[:n])
+	}
 }
 
 // Rule is a horizontal line of w columns with an optional title.

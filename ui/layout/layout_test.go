@@ -44,11 +44,3 @@ func TestTruncateMarksTheCut(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
-
-func TestWidthFastPathAgreesWithLipgloss(t *testing.T) {
-	for _, s := range []string{"plain ascii", "tab\there", "\x1b[1mbold\x1b[0m", "→ arrow", "漢字", ""} {
-		if width(s) != lipgloss.Width(s) {
-			t.Errorf("width(%q) = %d, lipgloss says %d", s, width(s), lipgloss.Width(s))
-		}
-	}
-}

@@ -32,14 +32,19 @@ func Code(src, style string, width int) string {
 	if out, ok := cache[k]; ok {
 		return out
 	}
+	res := code(src, style, width)
+	cache[k] = res
+	return res
+}
+
+// code is Code without the cache (the caller holds mu).
+func code(src, style string, width int) string {
 	lines := highlight(strings.ReplaceAll(strings.TrimRight(src, "\n"), "\t", strings.Repeat(" ", TabWidth)), style)
 	var out []string
 	for _, l := range lines {
 		out = append(out, softWrap(l, width)...)
 	}
-	res := strings.Join(out, "\n")
-	cache[k] = res
-	return res
+	return strings.Join(out, "\n")
 }
 
 // highlight returns the source's lines, styled token by token.

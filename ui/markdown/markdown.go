@@ -44,13 +44,62 @@ func Render(text, style string, width int) string {
 	if out, ok := cache[k]; ok {
 		return out
 	}
-	out, err := render(text, style, width)
+	out, err := renderDoc(text, style, width)
 	if err != nil {
 		out = layout.Wrap(strings.TrimSpace(text), width)
 	}
 	out = layout.Width(out, width)
 	cache[k] = out
 	return out
+}
+
+// renderDoc renders a document segment by segment: code fences and
+// prose by glamour, inline code kept whole (see protectCode), and lists
+// here, each item wrapped like a paragraph at the width left by its
+// marker with its lines hanging under the text.
+func renderDoc(text, style string, width int) (string, error) {
+	var parts []string
+	for _, seg := range segments(text) {
+		if seg.fence && goFence(seg.text) {
+			// Go in the prose is drawn like the code pane draws it: a
+			// line too long continues after a mark, its indent intact.
+			parts = append(parts, code(fenceBody(seg.text), style, width))
+			continue
+		}
+		if seg.items == nil {
+			src := seg.text
+			if !seg.fence {
+				src = protectCode(src, width)
+			}
+			out, err := render(src, style, width)
+			if err != nil {
+				return "", err
+			}
+			if out != "" {
+				parts = append(parts, restore(out))
+			}
+			continue
+		}
+		var lines []string
+		for _, it := range seg.items {
+			lead := xansi.StringWidth(it.marker)
+			out, err := render(protectCode(it.text, width-lead), style, max(4, width-lead))
+			if err != nil {
+				return "", err
+			}
+			for j, l := range strings.Split(restore(out), "\n") {
+				switch {
+				case j == 0:
+					l = it.marker + l
+				case l != "":
+					l = strings.Repeat(" ", lead) + l
+				}
+				lines = append(lines, l)
+			}
+		}
+		parts = append(parts, strings.Join(lines, "\n"))
+	}
+	return strings.Join(parts, "\n\n"), nil
 }
 
 func render(text, style string, width int) (string, error) {

@@ -4,14 +4,19 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
 // KeyMap is the lesson player's keys; the race view's keys are part of it.
 type KeyMap struct {
-	Up, Down, Pick, Answer, Next, Prev, Hint, Solution, Code, Zoom, PageUp, PageDown key.Binding
+	Up, Down, Pick, Answer, Next, Prev, Hint, Solution, Code, Zoom key.Binding
+	// Decide selects the row of the race that decides it.
+	Decide key.Binding
 	// Live replays the race on the learner's cluster; Confirm says yes to it.
 	Live, Confirm key.Binding
 	Race          raceview.KeyMap
+	// Text scrolls the text pane.
+	Text textpane.KeyMap
 }
 
 // DefaultKeys are the player's bindings.
@@ -27,10 +32,10 @@ func DefaultKeys() KeyMap {
 		Solution: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "solution")),
 		Code:     key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "code/race")),
 		Zoom:     key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "zoom race")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup/pgdn", "scroll text")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "scroll text down")),
+		Decide:   key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "deciding row")),
 		Live:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "replay on your cluster")),
 		Confirm:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
 		Race:     raceview.DefaultKeys(),
+		Text:     textpane.DefaultKeys(),
 	}
 }

@@ -45,7 +45,10 @@ type liveReady struct {
 }
 
 // SetLive enables "replay this race on my cluster".
-func (m *Model) SetLive(l Live) { m.live = l }
+func (m *Model) SetLive(l Live) {
+	m.live = l
+	m.relayout()
+}
 
 // liveOption is the option whose race is on the stage (choose steps).
 func (m Model) liveOption() *lessons.Option {
@@ -68,7 +71,7 @@ func (m *Model) liveKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case m.liveState == liveAsk && key.Matches(msg, m.Keys.Confirm):
 		m.liveState = liveRunning
-		m.autoScroll = true
+		m.reveal = revealLive
 		live, step, opt, k := m.live, *m.cur(), m.liveOption(), m.raceKey(m.liveOption())
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
@@ -84,7 +87,7 @@ func (m *Model) liveKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, true
 	case key.Matches(msg, m.Keys.Live) && m.canReplay():
 		m.liveState, m.liveErr = liveAsk, nil
-		m.autoScroll = true
+		m.reveal = revealLive
 		return nil, true
 	}
 	return nil, false
@@ -92,6 +95,7 @@ func (m *Model) liveKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 
 // liveArrived shows the live run on the stage, from its first step.
 func (m *Model) liveArrived(msg liveReady) tea.Cmd {
+	m.reveal = revealLive
 	if msg.err != nil {
 		m.liveState, m.liveErr = liveFailed, msg.err
 		return nil

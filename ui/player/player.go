@@ -1,8 +1,10 @@
 // Package player is the lesson player: a lesson's prose and questions
 // beside (or above) the race they are about, and the code of the strategy
 // on screen. Read steps play their race; predict steps keep the race at
-// its setup until the learner has answered; choose steps run the race the
-// chosen strategy produces and explain it.
+// its setup until the learner has answered, then play it whether the
+// prediction was right or not; choose steps run the race the chosen
+// strategy produces and explain it. The first answer to a question is the
+// one scored; the others may be tried after it without changing the score.
 package player
 
 import (
@@ -11,7 +13,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
@@ -21,6 +22,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
+	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
 // Races is all the player asks of the simulator: the whole run of a
@@ -50,24 +52,30 @@ type Model struct {
 	rec    *progress.Lesson
 	races  Races
 
-	step    int // len(Steps) is the summary
-	cursor  int
-	picked  int // the option last answered, -1 for none
-	correct bool
-	wrong   bool // the last answer was wrong
-	hint    bool
-	sol     bool
-	code    bool
-	zoom    bool
-	scroll  int
-	// autoScroll puts the newest feedback in view at the next layout.
-	autoScroll bool
+	step   int // len(Steps) is the summary
+	cursor int
+	picked int // the option last answered, -1 for none
+	// answered: the step has its scored answer, first (the option of
+	// that answer, -1 when not known).
+	answered bool
+	first    int
+	hint     bool
+	sol      bool
+	code     bool
+	zoom     bool
+	// reveal is what each layout scrolls into view, until the learner
+	// scrolls: the stage taking more room when its race arrives must not
+	// push the verdict just shown out of view.
+	reveal reveal
 
-	runs    map[string]*raceview.Run
-	want    string // the race the stage should show
-	wantHid bool   // show it at its setup only
-	wantRev bool   // reveal and play it as soon as it is ready
-	raceErr error
+	runs map[string]*raceview.Run
+	// computing holds the races being computed: a race is computed once,
+	// however often the learner asks for it while it runs.
+	computing map[string]bool
+	want      string // the race the stage should show
+	wantHid   bool   // show it at its setup only
+	wantRev   bool   // reveal and play it as soon as it is ready
+	raceErr   error
 
 	live      Live
 	liveState liveState
@@ -75,6 +83,13 @@ type Model struct {
 
 	race  raceview.Model
 	codeP codepane.Model
+	// snippet finds a snippet's source; codeBefore is whether the code
+	// pane shows it as before an answer (without comments).
+	snippet    func(string) (string, error)
+	codeBefore bool
+	text       textpane.Model
+	// textH is the text pane's height in a stacked layout.
+	textH int
 	w, h  int
 	st    *styles.Styles
 	Keys  KeyMap
@@ -83,11 +98,15 @@ type Model struct {
 // New opens a lesson at a step. next is the lesson after it (nil at the
 // end of the course); prog is the shared progress, updated in place.
 func New(l, next *lessons.Lesson, prog *progress.Progress, races Races, st *styles.Styles, step int) (Model, tea.Cmd) {
-	m := Model{lesson: l, next: next, prog: prog, rec: prog.Lesson(l.ID), races: races, runs: map[string]*raceview.Run{},
-		race: raceview.New(st), codeP: codepane.New(st), st: st, Keys: DefaultKeys()}
+	m := Model{lesson: l, next: next, prog: prog, rec: prog.Lesson(l.ID), races: races,
+		runs: map[string]*raceview.Run{}, computing: map[string]bool{},
+		race: raceview.New(st), codeP: codepane.New(st), text: textpane.New(st), st: st, Keys: DefaultKeys()}
+	m.text.Keys = m.Keys.Text
+	m.snippet = m.codeP.Source
 	prog.Last = l.ID
 	step = max(0, min(step, len(l.Steps)))
 	cmd := m.enter(step)
+	m.relayout()
 	return m, cmd
 }
 
@@ -105,10 +124,10 @@ func (m *Model) SetTicker(t raceview.Ticker) { m.race.Tick = t }
 
 // SetSnippets replaces where the code pane finds snippets.
 func (m *Model) SetSnippets(src func(string) (string, error)) {
-	m.codeP.Source = src
+	m.snippet = src
 	name := m.codeP.Name()
 	m.codeP.Show("")
-	m.codeP.Show(name)
+	m.showCode(name)
 }
 
 // SetStyles replaces the styles.
@@ -116,10 +135,15 @@ func (m *Model) SetStyles(st *styles.Styles) {
 	m.st = st
 	m.race.SetStyles(st)
 	m.codeP.SetStyles(st)
+	m.text.SetStyles(st)
+	m.relayout()
 }
 
 // SetSize sets the player's rectangle.
-func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.relayout()
+}
 
 // Title is the header text for the root's top bar.
 func (m Model) Title() string {
@@ -141,32 +165,51 @@ func (m Model) cur() *lessons.Step {
 // enter shows step i afresh, restoring an earlier right answer, and saves
 // where the learner is.
 func (m *Model) enter(i int) tea.Cmd {
-	m.step, m.cursor, m.picked = i, 0, -1
-	m.correct, m.wrong, m.hint, m.sol, m.scroll = false, false, false, false, 0
-	m.autoScroll = false
+	m.step, m.cursor, m.picked, m.first = i, 0, -1, -1
+	m.answered, m.hint, m.sol = false, false, false
+	// A step opens at its top.
+	m.reveal = revealTop
 	m.want, m.raceErr = "", nil
 	m.race.SetRun(nil, false)
 	changed := func() tea.Msg { return nav.ProgressChanged{} }
 	s := m.cur()
 	if s == nil {
-		m.rec.Done = true
+		// Reaching the summary completes the lesson only when every
+		// question has its answer; otherwise "continue" goes back to the
+		// first one skipped.
 		m.rec.Step = 0
+		if t := m.tally(); t.Complete() {
+			m.rec.Done = true
+		} else {
+			m.rec.Step = m.firstUnanswered()
+		}
+		m.syncCode()
 		return changed
 	}
 	m.rec.Step = i
 	var cmds []tea.Cmd
 	cmds = append(cmds, changed)
-	if a, ok := m.rec.Answers[i]; ok && a.Correct {
+	if a, ok := m.rec.Answers[i]; ok && s.Kind != lessons.Read {
 		// Coming back to a step already answered: show it answered, with
-		// its feedback in view.
-		m.correct = true
-		m.autoScroll = true
+		// the first answer (or, when the file does not say which it was,
+		// the right one) and its feedback in view.
+		m.answered = true
+		m.reveal = revealAnswer
 		for k, o := range s.Options {
-			if o.Correct {
-				m.picked, m.cursor = k, k
-				break
+			if a.Picked != "" && o.ID == a.Picked {
+				m.first = k
 			}
 		}
+		m.picked = m.first
+		if m.picked < 0 {
+			for k, o := range s.Options {
+				if o.Correct {
+					m.picked = k
+					break
+				}
+			}
+		}
+		m.cursor = max(0, m.picked)
 	}
 	switch {
 	case s.Race == nil:
@@ -174,7 +217,7 @@ func (m *Model) enter(i int) tea.Cmd {
 		cmds = append(cmds, m.show(s, &s.Options[m.picked], false, true))
 	case s.Kind == lessons.Choose:
 		cmds = append(cmds, m.show(s, nil, true, false))
-	case s.Kind == lessons.Predict && !m.correct:
+	case s.Kind == lessons.Predict && !m.answered:
 		cmds = append(cmds, m.show(s, nil, true, false))
 	default:
 		cmds = append(cmds, m.show(s, nil, false, true))
@@ -203,6 +246,11 @@ func (m *Model) show(s *lessons.Step, opt *lessons.Option, hidden, play bool) te
 		return m.apply(k, r)
 	}
 	m.race.SetRun(nil, false)
+	if m.computing[k] {
+		// Asked again before the first answer came: that answer will do.
+		return nil
+	}
+	m.computing[k] = true
 	races, step := m.races, *s
 	var o *lessons.Option
 	if opt != nil {
@@ -223,6 +271,9 @@ func (m *Model) apply(k string, r *raceview.Run) tea.Cmd {
 		return nil
 	}
 	m.race.SetRun(r, m.wantHid)
+	if m.lesson.ID == "versions" && m.step == 0 { // lesson 1's first race: the race view's tour first
+		m.race.ShowTour()
+	}
 	if s := m.cur(); s != nil && s.Kind == lessons.Choose {
 		m.race.SetSetupNote("pick a strategy to run it")
 	}
@@ -234,12 +285,19 @@ func (m *Model) apply(k string, r *raceview.Run) tea.Cmd {
 }
 
 // syncCode shows the code of the strategy under the cursor (choose), or
-// the step's code.
+// the step's code: without its comments while the question is open (they
+// name the defect), whole once it is answered.
 func (m *Model) syncCode() {
 	s := m.cur()
 	if s == nil {
 		m.codeP.Show("")
 		return
+	}
+	before := s.Kind != lessons.Read && !m.answered
+	if before != m.codeBefore {
+		// The pane keeps a snippet by name: the same name must load again.
+		m.codeBefore = before
+		m.codeP.Show("")
 	}
 	name := s.Code
 	if s.Kind == lessons.Choose && m.cursor < len(s.Options) {
@@ -253,6 +311,19 @@ func (m *Model) syncCode() {
 		if r := m.race.Run(); r != nil && len(r.Outcome.Controllers) > 0 {
 			name = CodeForWrite[r.Outcome.Controllers[0].Write]
 		}
+	}
+	m.showCode(name)
+}
+
+// showCode loads a snippet into the code pane, as it is to be shown now.
+func (m *Model) showCode(name string) {
+	src, before := m.snippet, m.codeBefore
+	m.codeP.Source = func(n string) (string, error) {
+		code, err := src(n)
+		if err != nil || !before {
+			return code, err
+		}
+		return lessons.SnippetBeforeAnswer(code), nil
 	}
 	m.codeP.Show(name)
 }
@@ -268,24 +339,43 @@ var CodeForWrite = map[string]string{
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case raceReady:
+		delete(m.computing, msg.key)
 		if msg.err != nil {
 			if msg.key == m.want {
 				m.raceErr = msg.err
 			}
+			m.relayout()
+			return m, nil
+		}
+		if _, dup := m.runs[msg.key]; dup {
+			// A late duplicate: the stage already has this race, maybe
+			// playing; a second copy must not reset it.
 			return m, nil
 		}
 		m.runs[msg.key] = msg.run
 		cmd := m.apply(msg.key, msg.run)
 		m.syncCode()
+		m.relayout()
 		return m, cmd
 	case liveReady:
-		return m, m.liveArrived(msg)
+		cmd := m.liveArrived(msg)
+		m.relayout()
+		return m, cmd
 	case raceview.TickMsg:
+		// Playback changes the stage, never the text.
 		var cmd tea.Cmd
 		m.race, cmd = m.race.Update(msg)
 		return m, cmd
+	case tea.MouseWheelMsg:
+		if m.cur() != nil && !m.zoom {
+			m.text, _ = m.text.Update(msg)
+			m.reveal = revealNone
+		}
+		return m, nil
 	case tea.KeyPressMsg:
-		return m.key(msg)
+		m, cmd := m.key(msg)
+		m.relayout()
+		return m, cmd
 	}
 	return m, nil
 }
@@ -319,12 +409,10 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.cursor = n
 		return m, m.answer(n)
 	case key.Matches(msg, k.Answer):
-		if question && !m.correct {
-			return m, m.answer(m.cursor)
-		}
-		if question && s.Kind == lessons.Choose && m.cursor != m.picked {
-			// After the right answer, enter on another strategy plays its
-			// race too: trying the wrong ones is how the lesson sinks in.
+		if question && (!m.answered || m.cursor != m.picked) {
+			// After the scored answer, enter on another option shows its
+			// feedback (and, choosing, plays its race): trying the others
+			// is how the lesson sinks in.
 			return m, m.answer(m.cursor)
 		}
 		return m, m.enter(m.step + 1)
@@ -336,24 +424,25 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	case question && key.Matches(msg, k.Hint):
 		m.hint = !m.hint
-		m.autoScroll = m.hint
+		if m.hint {
+			m.reveal = revealHint
+		}
 	case question && key.Matches(msg, k.Solution):
-		if m.wrong || m.picked >= 0 && !m.correct {
+		if m.firstWrong() {
 			m.sol = true
-			m.autoScroll = true
-			if s.Kind == lessons.Predict && m.race.Hidden() {
-				// The answer is given away now, so the race may be shown.
-				return m, m.show(s, nil, false, true)
-			}
+			m.reveal = revealSolution
+		}
+	case key.Matches(msg, k.Decide):
+		if d, ok := m.deciding(); ok {
+			m.race.SelectRow(d.Step)
 		}
 	case key.Matches(msg, k.Code):
 		m.code = !m.code
 	case key.Matches(msg, k.Zoom):
 		m.zoom = !m.zoom
-	case key.Matches(msg, k.PageUp):
-		m.scroll = max(0, m.scroll-max(1, m.proseHeight()-1))
-	case key.Matches(msg, k.PageDown):
-		m.scroll += max(1, m.proseHeight()-1)
+	case !m.zoom && m.Keys.Text.Matches(msg):
+		m.text, _ = m.text.Update(msg)
+		m.reveal = revealNone
 	case m.code && key.Matches(msg, k.Race.ScrollDown):
 		m.codeP.Scroll(1)
 	case m.code && key.Matches(msg, k.Race.ScrollUp):
@@ -389,22 +478,29 @@ func (m *Model) answer(i int) tea.Cmd {
 	s := m.cur()
 	opt := &s.Options[i]
 	m.picked = i
-	m.autoScroll = true
+	m.reveal = revealAnswer
 	var cmds []tea.Cmd
-	if !m.correct {
+	changed := func() tea.Msg { return nav.ProgressChanged{} }
+	switch a, seen := m.rec.Answers[m.step]; {
+	case !seen:
+		// The first answer is the scored one, right or wrong.
+		m.rec.RecordFirst(m.step, opt.ID, opt.Correct)
+		m.answered, m.first = true, i
+		cmds = append(cmds, changed)
+	case !a.Correct:
+		// Tries after it count until one is right; the score stays.
 		m.rec.Record(m.step, opt.Correct)
-		cmds = append(cmds, func() tea.Msg { return nav.ProgressChanged{} })
-		m.wrong = !opt.Correct
-		m.correct = opt.Correct
+		m.answered = true
+		cmds = append(cmds, changed)
 	}
 	switch s.Kind {
 	case lessons.Choose:
 		cmds = append(cmds, m.show(s, opt, false, true))
 	case lessons.Predict:
-		if opt.Correct || m.sol {
-			if m.race.Hidden() || m.race.Run() == nil {
-				cmds = append(cmds, m.show(s, nil, false, true))
-			}
+		// Answered: what really happens is the learner's to watch now,
+		// beside what they predicted.
+		if m.race.Hidden() || m.race.Run() == nil {
+			cmds = append(cmds, m.show(s, nil, false, true))
 		}
 	}
 	m.syncCode()
@@ -424,13 +520,13 @@ func (m Model) ShortHelp() []key.Binding {
 	}
 	var out []key.Binding
 	question := s.Kind == lessons.Predict || s.Kind == lessons.Choose
-	if question && !m.correct {
+	if question && !m.answered {
 		out = append(out, withHelp(k.Down, "↑↓", "choose"), withHelp(k.Answer, "enter", "answer"), k.Hint)
-		if m.wrong {
-			out = append(out, k.Solution)
-		}
 	} else {
 		out = append(out, withHelp(k.Answer, "enter", "continue"))
+		if question && m.firstWrong() {
+			out = append(out, k.Solution)
+		}
 	}
 	if m.race.Run() != nil && !m.race.Hidden() {
 		out = append(out, k.Race.Play, k.Race.Step, k.Race.Back)
@@ -443,8 +539,8 @@ func (m Model) ShortHelp() []key.Binding {
 func (m Model) FullHelp() [][]key.Binding {
 	k := m.Keys
 	groups := [][]key.Binding{
-		{k.Up, k.Down, k.Pick, k.Answer, k.Hint, k.Solution},
-		{k.Next, k.Prev, k.Code, k.Zoom, k.PageUp},
+		append([]key.Binding{k.Up, k.Down, k.Pick, k.Answer, k.Hint, k.Solution}, k.Text.Bindings()...),
+		{k.Next, k.Prev, k.Code, k.Zoom, k.Decide},
 		k.Race.Bindings(),
 	}
 	if m.live != nil {
@@ -452,8 +548,6 @@ func (m Model) FullHelp() [][]key.Binding {
 	}
 	return groups
 }
-
-func ansiStrip(s string) string { return xansi.Strip(s) }
 
 func withHelp(b key.Binding, keys, desc string) key.Binding {
 	b.SetHelp(keys, desc)
@@ -471,24 +565,104 @@ func (m Model) View() string {
 	if m.zoom {
 		return m.viewStage(m.w, m.h)
 	}
-	if m.w >= WideWidth {
-		lw := max(40, min(56, m.w*9/25))
-		rw := m.w - lw - 3
-		left := m.viewText(lw, m.h)
+	switch {
+	case !m.hasStage():
+		return layout.Fit(m.text.View(), m.w, m.h)
+	case m.w >= WideWidth:
+		tw, _ := m.text.Size()
+		rw := m.w - tw - 3
 		sep := layout.Fit(strings.TrimSuffix(strings.Repeat(m.st.Border.Render("│")+"\n", m.h), "\n"), 1, m.h)
-		return layout.Fit(layout.Beside(left, " ", sep, " ", m.viewStage(rw, m.h)), m.w, m.h)
+		return layout.Fit(layout.Beside(m.text.View(), " ", sep, " ", m.viewStage(rw, m.h)), m.w, m.h)
 	}
-	topH := m.textHeight()
-	top := m.viewText(m.w, topH)
-	stageH := m.h - topH - 1
-	return layout.Fit(top+"\n"+m.st.Border.Render(strings.Repeat("─", m.w))+"\n"+m.viewStage(m.w, stageH), m.w, m.h)
+	stageH := m.h - m.textH - 1
+	return layout.Fit(m.text.View()+"\n"+m.st.Border.Render(strings.Repeat("─", m.w))+"\n"+m.viewStage(m.w, stageH), m.w, m.h)
 }
 
-// textHeight is the prose pane's share of a stacked layout: what it
-// needs, but at most 45% (the race needs room to be read).
-func (m Model) textHeight() int {
-	need := len(m.textLines(m.w))
-	share := 45
+// hasStage reports whether the step has something to show beside its
+// text: a race, or the code the learner asked for. A step without either
+// gives the text the whole screen.
+func (m Model) hasStage() bool {
+	s := m.cur()
+	return s != nil && (s.Race != nil || m.code)
+}
+
+// maxProse is the widest the text runs when it has the screen to itself:
+// longer lines are hard to follow.
+const maxProse = 100
+
+// stageMin is the fewest rows a stacked stage keeps (its title and seven
+// rows of the race) when the window allows it.
+const stageMin = 8
+
+// relayout sizes the text pane and gives it the step's lines, then
+// scrolls what the last action asked for into view (again, as the sizes
+// change, until the learner scrolls). It runs after every
+// change to what the text says and to the size, so View only draws.
+func (m *Model) relayout() {
+	if m.lesson == nil || m.w <= 0 || m.h <= 0 || m.cur() == nil {
+		// No lesson yet (the root sizes every screen), or the summary.
+		return
+	}
+	var tw int
+	switch {
+	case !m.hasStage():
+		tw = min(m.w, maxProse)
+	case m.w >= WideWidth:
+		tw = max(40, min(56, m.w*9/25))
+	default:
+		tw = m.w
+	}
+	tb := m.textBlock(tw)
+	th := m.h
+	if m.hasStage() && m.w < WideWidth {
+		th = m.textHeight(tb)
+	}
+	m.textH = th
+	m.text.SetSize(tw, th)
+	pin, pinEnd := 0, 0
+	if tb.question && m.picked < 0 {
+		pin, pinEnd = tb.q, tb.optEnd
+	}
+	m.text.SetContent(tb.lines, pin, pinEnd)
+	n := len(tb.lines)
+	switch m.reveal {
+	case revealTop:
+		m.text.GotoTop()
+	case revealAnswer:
+		// The options and all that follows them; when that is too much,
+		// the verdict and all that follows it.
+		m.text.EnsureVisible(tb.q, n)
+		if !m.text.Visible(tb.feedback) || !m.text.Visible(n-1) {
+			m.text.EnsureVisible(tb.feedback, n)
+		}
+	case revealHint:
+		m.text.EnsureVisible(tb.hint, tb.hintEnd)
+	case revealSolution:
+		m.text.EnsureVisible(tb.sol, tb.solEnd)
+	case revealLive:
+		m.text.EnsureVisible(tb.live, n)
+	}
+}
+
+// reveal is what a layout brings into view.
+type reveal int
+
+const (
+	revealNone reveal = iota
+	revealTop
+	revealAnswer
+	revealHint
+	revealSolution
+	revealLive
+)
+
+// textHeight is the text pane's share of a stacked layout: what it needs,
+// up to a share of the height that depends on what is to be read or
+// watched now, but always room for the question and every option under a
+// line of the prose, and never less than stageMin rows for the stage.
+func (m Model) textHeight(tb textBlock) int {
+	need := len(tb.lines)
+	share := 50
 	switch {
 	case m.race.Run() != nil && !m.race.Hidden():
 		// A race is playing: it is what to watch.
@@ -497,26 +671,30 @@ func (m Model) textHeight() int {
 		// Feedback is what to read now; a hidden race has little to show.
 		share = 55
 	}
-	return max(6, min(need, m.h*share/100))
-}
-
-func (m Model) proseHeight() int {
-	if m.w >= WideWidth {
-		return m.h
+	h := min(need, m.h*share/100)
+	if tb.question && m.picked < 0 {
+		// The options pinned under the prose, with a line of prose and the
+		// marks around it.
+		h = max(h, min(need, tb.optEnd-tb.q+3))
 	}
-	return m.textHeight()
+	h = max(h, min(need, 6))
+	h = min(h, m.h-1-min(stageMin, m.h/3))
+	return max(1, h)
 }
 
-// textLines is the whole left column: the step's prose, then the
-// question, its options, feedback, hint and solution.
-func (m Model) textLines(w int) []string {
-	lines, _ := m.textBlock(w)
-	return lines
+// textBlock is the whole text column — the step's prose, then the
+// question, its options, feedback, hint and solution — and where each
+// part starts.
+type textBlock struct {
+	lines    []string
+	question bool
+	// q and optEnd bound the question and its options; feedback is the
+	// verdict's line; hint, sol and live start those parts and hintEnd
+	// and solEnd end them (all len(lines) when absent).
+	q, optEnd, feedback, hint, hintEnd, sol, solEnd, live int
 }
 
-// textBlock returns the column and the line where the question starts
-// (len(lines) when there is none).
-func (m Model) textBlock(w int) ([]string, int) {
+func (m Model) textBlock(w int) textBlock {
 	st := m.st
 	s := m.cur()
 	var lines []string
@@ -524,13 +702,17 @@ func (m Model) textBlock(w int) ([]string, int) {
 	if strings.TrimSpace(s.Text) != "" {
 		lines = append(lines, layout.Lines(markdown.Render(s.Text, st.Markdown, w))...)
 	}
-	q := len(lines)
+	tb := textBlock{}
 	if s.Kind == lessons.Read {
 		lines = append(lines, "", st.Faint.Render("enter: continue"))
-		return append(lines, m.liveLines(w)...), q
+		tb.q, tb.optEnd, tb.feedback, tb.hint, tb.hintEnd, tb.sol, tb.solEnd = len(lines), len(lines), len(lines), len(lines), len(lines), len(lines), len(lines)
+		tb.live = len(lines)
+		tb.lines = append(lines, m.liveLines(w)...)
+		return tb
 	}
+	tb.question = true
 	lines = append(lines, "")
-	q = len(lines)
+	tb.q = len(lines)
 	for _, l := range layout.Lines(layout.Wrap(s.Question, w)) {
 		lines = append(lines, st.Bold.Render(l))
 	}
@@ -539,7 +721,9 @@ func (m Model) textBlock(w int) ([]string, int) {
 		if m.picked >= 0 {
 			mark = "  "
 		}
-		if i == m.picked {
+		if i == m.picked || m.answered && o.Correct {
+			// Once answered, the right option is marked too: it is what
+			// happened, beside what was picked.
 			if o.Correct {
 				mark = st.OK.Render(styles.OK) + " "
 			} else {
@@ -550,86 +734,51 @@ func (m Model) textBlock(w int) ([]string, int) {
 		if i == m.cursor {
 			cursor = st.Accent.Render(styles.Cursor) + " "
 		}
-		label := fmt.Sprintf("%d. %s", i+1, o.Label)
-		lead := 2 + len([]rune(ansiStrip(mark)))
-		wrapped := layout.Lines(layout.Wrap(label, max(8, w-lead)))
-		for j, l := range wrapped {
+		// Continuation lines line up under the label, after "N. ".
+		num := fmt.Sprintf("%d. ", i+1)
+		lead := 2 + layout.MaxWidth(mark) + len(num)
+		for j, l := range layout.Lines(layout.Wrap(o.Label, max(8, w-lead))) {
+			if j == 0 {
+				l = num + l
+			}
 			if i == m.cursor {
 				l = st.Selected.Render(l)
 			}
 			if j == 0 {
 				lines = append(lines, cursor+mark+l)
 			} else {
-				// Continuation lines line up under the label.
-				lines = append(lines, strings.Repeat(" ", lead+3)+l)
+				lines = append(lines, strings.Repeat(" ", lead)+l)
 			}
 		}
 	}
+	tb.optEnd = len(lines)
+	tb.feedback = len(lines)
 	if m.picked >= 0 {
 		o := s.Options[m.picked]
 		lines = append(lines, "")
-		verdict := st.OK.Render(styles.OK + " Correct.")
-		if !o.Correct {
-			verdict = st.Bad.Render(styles.Bad + " Not quite.")
-		}
-		if s.Kind == lessons.Choose {
-			verdict += st.Faint.Render(" The race on the stage is this strategy's.")
-		}
-		lines = append(lines, layout.Lines(layout.Wrap(verdict, w))...)
+		tb.feedback = len(lines)
+		lines = append(lines, m.verdictLine(s, w)...)
 		lines = append(lines, layout.Lines(markdown.Render(o.Feedback, st.Markdown, w))...)
-		if !o.Correct && !m.sol {
-			tip := "Try another answer"
-			if s.Kind == lessons.Predict {
-				tip += " (the race stays hidden until you get it)"
-			}
-			lines = append(lines, st.Faint.Render(layout.Truncate(tip+".", w)), st.Faint.Render("s: show the solution · h: hint"))
-		}
-		if m.correct && s.Kind == lessons.Predict {
-			lines = append(lines, st.Faint.Render(layout.Truncate("The race plays on the stage: watch for it.", w)))
-		}
+		lines = append(lines, m.decidingLines(w)...)
 	}
+	tb.hint = len(lines)
 	if m.hint {
 		lines = append(lines, "")
 		lines = append(lines, layout.Lines(layout.Wrap(st.Warn.Render("Hint: ")+s.Hint, w))...)
 	}
+	tb.hintEnd = len(lines)
+	tb.sol = len(lines)
 	if m.sol && s.Solution != "" {
 		lines = append(lines, "", st.Heading.Render("Solution"))
 		lines = append(lines, layout.Lines(markdown.Render(s.Solution, st.Markdown, w))...)
 	}
-	if m.correct {
+	tb.solEnd = len(lines)
+	if m.answered {
 		lines = append(lines, "", st.Faint.Render("enter: continue"))
 	}
-	return append(lines, m.liveLines(w)...), q
-}
-
-// viewText draws the text column with scrolling that keeps the question
-// (or the newest feedback) in view, and marks text cut above or below.
-func (m Model) viewText(w, h int) string {
-	lines, q := m.textBlock(w)
-	off := m.scroll
-	if len(lines) > h {
-		// Never hide the options on arrival: if they do not fit under the
-		// prose, scroll just enough to bring them in.
-		optEnd := len(lines)
-		if s := m.cur(); s != nil && s.Kind != lessons.Read {
-			optEnd = q + len(s.Options) + 1
-		}
-		base := max(0, min(q, optEnd-h))
-		if m.autoScroll {
-			base = len(lines) - h
-		}
-		off = min(base+m.scroll, len(lines)-h)
-	} else {
-		off = 0
-	}
-	view := append([]string(nil), lines[off:min(len(lines), off+h)]...)
-	if off > 0 && len(view) > 0 {
-		view[0] = m.st.Faint.Render(layout.Truncate("↑ more above (pgup)", w))
-	}
-	if off+h < len(lines) && len(view) > 0 {
-		view[len(view)-1] = m.st.Faint.Render(layout.Truncate("↓ more below (pgdn)", w))
-	}
-	return layout.Fit(strings.Join(view, "\n"), w, h)
+	tb.live = len(lines)
+	tb.lines = append(lines, m.liveLines(w)...)
+	return tb
 }
 
 // viewStage is the race (or the code) with a title rule.
@@ -676,7 +825,12 @@ func (m Model) viewSummary() string {
 	st := m.st
 	w := min(m.w, 100)
 	var lines []string
-	lines = append(lines, st.OK.Render(styles.OK+" Lesson complete: ")+st.Title.Render(m.lesson.Title), "")
+	t := m.tally()
+	if t.Complete() {
+		lines = append(lines, st.OK.Render(styles.OK+" Lesson complete: ")+st.Title.Render(m.lesson.Title), "")
+	} else {
+		lines = append(lines, st.Warn.Render(styles.Warn+" Not complete yet: ")+st.Title.Render(m.lesson.Title), "")
+	}
 	lines = append(lines, st.Heading.Render("Take-away"))
 	for _, s := range m.lesson.Summary {
 		// The lead takes four columns and the renderer keeps a margin of its own.
@@ -690,16 +844,7 @@ func (m Model) viewSummary() string {
 		}
 	}
 	lines = append(lines, "")
-	right, answered := m.rec.Score()
-	total := 0
-	for _, s := range m.lesson.Steps {
-		if s.Kind != lessons.Read {
-			total++
-		}
-	}
-	if total > 0 {
-		lines = append(lines, fmt.Sprintf("Score: %d of %d questions right on the first try (%d answered).", right, total, answered))
-	}
+	lines = append(lines, m.scoreLines(w)...)
 	lines = append(lines, "")
 	if m.next != nil {
 		lines = append(lines, st.Accent.Render("enter")+": next lesson — "+m.next.Title)

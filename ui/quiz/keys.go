@@ -4,12 +4,15 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
 // KeyMap is the quiz screen's keys; the race view's keys are part of it.
 type KeyMap struct {
-	Up, Down, Left, Right, Pick, Enter, Erase, Digit, NextMissed, PrevMissed, New, Lesson, PageUp, PageDown key.Binding
-	Race                                                                                                    raceview.KeyMap
+	Up, Down, Left, Right, Pick, Enter, Erase, Digit, NextMissed, PrevMissed, New, Lesson key.Binding
+	Race                                                                                  raceview.KeyMap
+	// Text scrolls the question column.
+	Text textpane.KeyMap
 }
 
 // DefaultKeys are the quiz screen's bindings.
@@ -27,8 +30,7 @@ func DefaultKeys() KeyMap {
 		PrevMissed: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous missed")),
 		New:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new quiz")),
 		Lesson:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "open the lesson")),
-		PageUp:     key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup/pgdn", "scroll text")),
-		PageDown:   key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "scroll text down")),
 		Race:       raceview.DefaultKeys(),
+		Text:       textpane.DefaultKeys(),
 	}
 }

@@ -33,6 +33,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
+	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
 // Races is what the screen asks of the simulator: the whole run of a
@@ -153,7 +154,10 @@ type Model struct {
 	item      qz.Presented
 	res       *qz.Result
 	cursor    int
-	scroll    int
+	// text is the question column; reveal is what each layout scrolls
+	// into view, until the learner scrolls.
+	text   textpane.Model
+	reveal reveal
 
 	// prev is the best before this quiz; newBest says this one beat it.
 	prev    progress.QuizBest
@@ -179,7 +183,8 @@ type Model struct {
 // New builds the screen; Load (a command) fetches its data.
 func New(cfg Config, st *styles.Styles) Model {
 	m := Model{cfg: cfg, st: st, countI: defaultCount, race: raceview.New(st), code: codepane.New(st),
-		runs: map[string]*raceview.Run{}, Keys: DefaultKeys()}
+		text: textpane.New(st), runs: map[string]*raceview.Run{}, Keys: DefaultKeys()}
+	m.text.Keys = m.Keys.Text
 	if cfg.Ticker != nil {
 		m.race.Tick = cfg.Ticker
 	}
@@ -210,10 +215,15 @@ func (m *Model) SetStyles(st *styles.Styles) {
 	m.st = st
 	m.race.SetStyles(st)
 	m.code.SetStyles(st)
+	m.text.SetStyles(st)
+	m.relayout()
 }
 
 // SetSize sets the screen's rectangle.
-func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = w, h
+	m.relayout()
+}
 
 // Phase names what is on show (for tests): loading, setup, question,
 // results, review.
@@ -264,6 +274,25 @@ func (m Model) Back() (Model, tea.Cmd) {
 // Update handles the screen's keys, its data and its races.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case raceview.TickMsg:
+		// Playback changes the stage, never the text.
+		var cmd tea.Cmd
+		m.race, cmd = m.race.Update(msg)
+		return m, cmd
+	case tea.MouseWheelMsg:
+		if m.phase == asking || m.phase == reviewing {
+			m.text, _ = m.text.Update(msg)
+			m.reveal = revealNone
+		}
+		return m, nil
+	}
+	m, cmd := m.update(msg)
+	m.relayout()
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
 	case loadedMsg:
 		if msg.err != nil {
 			m.err = msg.err
@@ -283,10 +312,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.runs[msg.key] = msg.run
 		return m, m.apply(msg.key, msg.run)
-	case raceview.TickMsg:
-		var cmd tea.Cmd
-		m.race, cmd = m.race.Update(msg)
-		return m, cmd
 	case tea.KeyPressMsg:
 		switch m.phase {
 		case setup:
@@ -429,7 +454,9 @@ func (m Model) start() (Model, tea.Cmd) {
 
 // showItem puts a question on show, unanswered (res nil) or answered.
 func (m *Model) showItem(p qz.Presented, res *qz.Result) tea.Cmd {
-	m.item, m.res, m.scroll, m.raceErr = p, res, 0, nil
+	m.item, m.res, m.raceErr = p, res, nil
+	// A question opens at its top, a reviewed one too.
+	m.reveal = revealTop
 	m.cursor = 0
 	if res != nil {
 		m.cursor = res.Chosen
@@ -476,7 +503,7 @@ func (m *Model) showCode() {
 	if m.res == nil {
 		m.code.Source = func(name string) (string, error) {
 			s, err := src(name)
-			return HideDefects(s), err
+			return lessons.SnippetBeforeAnswer(s), err // every comment: a doc comment or a remark can name the defect too
 		}
 	}
 	m.code.Show(q.Snippet)
@@ -638,10 +665,9 @@ func (m Model) questionKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case answered && key.Matches(msg, k.Lesson) && m.canOpen(p.Question.Lesson):
 		id := p.Question.Lesson
 		return m, func() tea.Msg { return nav.Open{LessonID: id, Step: 0} }
-	case key.Matches(msg, k.PageUp):
-		m.scrollText(-1)
-	case key.Matches(msg, k.PageDown):
-		m.scrollText(1)
+	case k.Text.Matches(msg):
+		m.text, _ = m.text.Update(msg)
+		m.reveal = revealNone
 	case p.Question.Snippet != "" && key.Matches(msg, k.Race.ScrollDown):
 		m.code.Scroll(1)
 	case p.Question.Snippet != "" && key.Matches(msg, k.Race.ScrollUp):
@@ -669,7 +695,7 @@ func (m Model) answer(i int) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.res = &r
-	m.scroll = 0
+	m.reveal = revealAnswer
 	m.showCode()
 	var cmds []tea.Cmd
 	cmds = append(cmds, m.stageRace())
@@ -694,18 +720,6 @@ func (m *Model) review(i int) tea.Cmd {
 	m.phase = reviewing
 	r := missed[i]
 	return m.showItem(m.items[r.Number-1], &r)
-}
-
-func (m *Model) scrollText(dir int) {
-	lines := m.textLines(m.textWidth())
-	h := m.textPaneHeight()
-	if len(lines) <= h {
-		m.scroll = 0
-		return
-	}
-	base := m.scrollBase(len(lines), h)
-	off := max(0, min(base+m.scroll+dir*max(1, h-1), len(lines)-h))
-	m.scroll = off - base
 }
 
 // --- the score ---
@@ -788,8 +802,9 @@ func (m Model) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{withHelp(k.Down, "↑↓/jk", "option/field"), withHelp(k.Pick, "1-4", "answer"),
 			withHelp(k.Enter, "enter", "start/answer/next"), withHelp(k.Lesson, "l", "open its lesson"),
-			withHelp(k.NextMissed, "n/p", "next/prev missed"), k.New, withHelp(k.PageUp, "pgup/dn", "scroll text")},
-		{withHelp(k.Right, "←/→", "topic/count"), withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase digit")},
+			withHelp(k.NextMissed, "n/p", "next/prev missed"), k.New},
+		append([]key.Binding{withHelp(k.Right, "←/→", "topic/count"), withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase digit")},
+			k.Text.Bindings()...),
 		k.Race.Bindings(),
 	}
 }
@@ -969,15 +984,11 @@ func (m Model) textPaneHeight() int {
 	h := max(6, min(need, m.h*share/100))
 	if m.res == nil {
 		// The whole question if the stage keeps ten lines, and at least
-		// every option with a line above them if it keeps eight.
-		h = max(h, min(need, m.h-10), min(need, optEnd-opts+2, m.h-8))
+		// every option, pinned under a line of the question and the marks
+		// around it, if it keeps eight.
+		h = max(h, min(need, m.h-10), min(need, optEnd-opts+3, m.h-8))
 	}
 	return h
-}
-
-func (m Model) textLines(w int) []string {
-	l, _, _, _ := m.textBlock(w)
-	return l
 }
 
 // textBlock is the question column, the lines its options start and end
@@ -1085,53 +1096,56 @@ func (m Model) textBlock(w int) (lines []string, opts, optEnd, verdictAt int) {
 	return lines, opts, optEnd, verdictAt
 }
 
-// scrollBase is where the column starts before the learner scrolls: the
-// options in view on arrival, the newest feedback once answered.
-func (m Model) scrollBase(n, h int) int {
-	if n <= h || m.phase == reviewing {
-		// A question seen again starts at its top.
-		return 0
+// relayout sizes the question column and gives it its lines, then
+// scrolls what the last action asked for into view: before the answer
+// the options are pinned under the question, so it opens at its top with
+// every option in view; after it, the options and the verdict.
+func (m *Model) relayout() {
+	if m.w <= 0 || m.h <= 0 || (m.phase != asking && m.phase != reviewing) || m.item.Question == nil {
+		return
 	}
-	_, opts, optEnd, verdictAt := m.textBlock(m.textWidth())
-	if m.res != nil {
-		// The verdict at the top (the blank line above it says "more
-		// above"), or all that fits above it when the rest is short.
-		return max(0, min(verdictAt-1, n-h))
+	tw, th := m.textWidth(), m.textPaneHeight()
+	lines, opts, optEnd, verdictAt := m.textBlock(tw)
+	m.text.SetSize(tw, th)
+	if m.res == nil {
+		m.text.SetContent(lines, opts, optEnd)
+	} else {
+		m.text.SetContent(lines, 0, 0)
 	}
-	// Before the answer: the options in view, the question above them as
-	// far as it fits.
-	return max(0, min(opts, optEnd-h))
+	n := len(lines)
+	switch m.reveal {
+	case revealTop:
+		m.text.GotoTop()
+	case revealAnswer:
+		m.text.EnsureVisible(opts, n)
+		if !m.text.Visible(verdictAt) || !m.text.Visible(n-1) {
+			m.text.EnsureVisible(verdictAt, n)
+		}
+	}
 }
 
-func (m Model) viewText(w, h int) string {
-	lines := m.textLines(w)
-	off := 0
-	if len(lines) > h {
-		off = max(0, min(m.scrollBase(len(lines), h)+m.scroll, len(lines)-h))
-	}
-	view := append([]string(nil), lines[off:min(len(lines), off+h)]...)
-	if off > 0 && len(view) > 0 {
-		view[0] = m.st.Faint.Render(layout.Truncate("↑ more above (pgup)", w))
-	}
-	if off+h < len(lines) && len(view) > 0 {
-		view[len(view)-1] = m.st.Faint.Render(layout.Truncate("↓ more below (pgdn)", w))
-	}
-	return layout.Fit(strings.Join(view, "\n"), w, h)
-}
+// reveal is what a layout brings into view.
+type reveal int
+
+const (
+	revealNone reveal = iota
+	revealTop
+	revealAnswer
+)
 
 func (m Model) viewQuestion() string {
 	if !m.hasStage() {
-		return m.viewText(m.textWidth(), m.h)
+		return layout.Fit(m.text.View(), m.w, m.h)
 	}
 	if m.wide() {
 		lw := m.textWidth()
 		rw := m.w - lw - 3
 		sep := layout.Fit(strings.TrimSuffix(strings.Repeat(m.st.Border.Render("│")+"\n", m.h), "\n"), 1, m.h)
-		return layout.Fit(layout.Beside(m.viewText(lw, m.h), " ", sep, " ", m.viewStage(rw, m.h)), m.w, m.h)
+		return layout.Fit(layout.Beside(m.text.View(), " ", sep, " ", m.viewStage(rw, m.h)), m.w, m.h)
 	}
 	topH := m.textPaneHeight()
 	stageH := m.h - topH - 1
-	return layout.Fit(m.viewText(m.w, topH)+"\n"+m.st.Border.Render(strings.Repeat("─", m.w))+"\n"+m.viewStage(m.w, stageH), m.w, m.h)
+	return layout.Fit(m.text.View()+"\n"+m.st.Border.Render(strings.Repeat("─", m.w))+"\n"+m.viewStage(m.w, stageH), m.w, m.h)
 }
 
 func (m Model) viewStage(w, h int) string {
@@ -1142,7 +1156,10 @@ func (m Model) viewStage(w, h int) string {
 	var title, body string
 	switch {
 	case q.Snippet != "":
-		title = "code: " + q.Snippet
+		title = "code"
+		if m.res != nil { // snippets are named for their defect
+			title = "code: " + q.Snippet
+		}
 		m.code.SetSize(w, h-1)
 		body = m.code.View()
 	case m.raceErr != nil:

@@ -18,8 +18,21 @@ import (
 // targetVersions lists the indexes in Versions of the race's target
 // object, oldest first (a race may write other objects too).
 func (m Model) targetVersions() []int {
+	fc := m.frames()
+	t := fc.targets
+	fc.mu.Unlock()
+	if t == nil {
+		t = m.findTargetVersions()
+		fc = m.frames()
+		fc.targets = t
+		fc.mu.Unlock()
+	}
+	return t
+}
+
+func (m Model) findTargetVersions() []int {
 	o := m.run.Outcome
-	var out []int
+	out := []int{}
 	for i, v := range o.Versions {
 		if api.RefOf(&unstructured.Unstructured{Object: v.Object}) == o.Target {
 			out = append(out, i)
@@ -54,15 +67,23 @@ const (
 
 // objectLines renders the target at the selected step. Full is the YAML
 // with each changed line marked and each removed one kept as a ghost;
-// otherwise only the changes are listed (for short windows).
+// otherwise only the changes are listed (for short windows). The lines
+// are the frame cache's: callers copy before changing them.
 func (m Model) objectLines(w int, full bool) []string {
-	st := m.st
-	o := m.run.Outcome
 	idx := m.idx
 	if m.hidden {
 		idx = -1
 	}
 	vi, pi := m.versionAt(idx)
+	k := objKey{cur: vi, prev: pi, w: w, full: full}
+	return cachedLines(m, func(d *frameData) *map[objKey][]string { return &d.obj }, k,
+		func() []string { return m.renderObject(vi, pi, w, full) })
+}
+
+// renderObject is objectLines for version vi, whose previous one is pi.
+func (m Model) renderObject(vi, pi, w int, full bool) []string {
+	st := m.st
+	o := m.run.Outcome
 	if vi < 0 {
 		return []string{st.Faint.Render("(the object does not exist yet)")}
 	}
@@ -71,7 +92,7 @@ func (m Model) objectLines(w int, full bool) []string {
 	if v.Step < 0 {
 		title += " · as created before the race"
 	} else {
-		title += fmt.Sprintf(" · written by %s at step %d (%s)", v.Actor, v.Step, v.Request)
+		title += fmt.Sprintf(" · written by %s at step %d (%s)", v.Actor, v.Step+1, v.Request)
 	}
 	if v.Deleted {
 		title += " · deleted"
@@ -118,7 +139,7 @@ func (m Model) objectLines(w int, full bool) []string {
 			lines = append(lines, style.Render(text))
 		}
 		if len(v.Changes) == 0 {
-			lines = append(lines, st.Faint.Render("  no field changed"))
+			lines = append(lines, m.unchangedLines(o.Versions[pi].Object, v.Object, prevRV, v.RV, w)...)
 		}
 		return lines
 	}
@@ -126,9 +147,39 @@ func (m Model) objectLines(w int, full bool) []string {
 	e.mapping("", 0, v.Object, prevObj, false)
 	lines = append(lines, e.out...)
 	if pi >= 0 && len(v.Changes) == 0 {
-		lines = append(lines, st.Faint.Render("  no field changed since RV "+prevRV))
+		lines = append(lines, m.unchangedLines(prevObj, v.Object, prevRV, v.RV, w)...)
 	}
 	return lines
+}
+
+// unchangedLines explains a version in which no field changed. A write
+// that changes nothing keeps its version; one that moves only the
+// managedFields (a new owner, an owner's fields) is a change the server
+// stores, so it gets a new resourceVersion, and this says which.
+func (m Model) unchangedLines(prev, cur map[string]interface{}, prevRV, rv string, w int) []string {
+	st := m.st
+	if prevRV == rv {
+		return []string{st.Faint.Render("  no field changed since RV " + prevRV)}
+	}
+	moved := ownershipChanges(prev, cur)
+	if len(moved) == 0 {
+		return []string{st.Faint.Render("  no field changed since RV " + prevRV)}
+	}
+	text := fmt.Sprintf("no field of the object changed, yet the version moved %s → %s: the server stores who owns each field (metadata.managedFields), and that changed:", prevRV, rv)
+	var out []string
+	for _, l := range layout.Lines(layout.Wrap(text, max(10, w-2))) {
+		out = append(out, st.Changed.Render("  "+l))
+	}
+	for _, c := range moved {
+		for i, l := range layout.Lines(layout.Wrap(c, max(10, w-6))) {
+			lead := "  ~ "
+			if i > 0 {
+				lead = "    "
+			}
+			out = append(out, st.Changed.Render(lead+l))
+		}
+	}
+	return out
 }
 
 // lossFor finds the loss a changed path belongs to (the path, or a field
@@ -346,11 +397,11 @@ func (e *emitter) lostNote(l race.Loss) []string {
 		}
 		for _, c := range v.Changes {
 			if c.Path == l.Field || strings.HasPrefix(c.Path, l.Field+".") {
-				setAt = fmt.Sprintf(" at step %d", v.Step)
+				setAt = fmt.Sprintf(" at step %d", v.Step+1)
 			}
 		}
 	}
-	text := fmt.Sprintf("└ set by %s%s (%s); erased by %s's %s at step %d", l.Owner, setAt, l.Intended, l.ErasedBy, eraser, l.ErasedAtStep)
+	text := fmt.Sprintf("└ set by %s%s (%s); erased by %s's %s at step %d", l.Owner, setAt, l.Intended, l.ErasedBy, eraser, l.ErasedAtStep+1)
 	if l.ErasedBy == l.Owner {
 		text = fmt.Sprintf("└ %s's change (%s): %s", l.Owner, l.Intended, l.Reason)
 	}

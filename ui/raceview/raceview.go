@@ -20,7 +20,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/sim/race"
-	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
@@ -66,6 +65,9 @@ func (TickMsg) PlaybackTick() {}
 // KeyMap is the race view's keys.
 type KeyMap struct {
 	Play, Step, Back, Restart, Faster, Slower, Object, ScrollUp, ScrollDown key.Binding
+	// Inspect opens the selected row's details; Up and Down scroll them,
+	// Close (besides Inspect again) shuts them.
+	Inspect, Up, Down, Close key.Binding
 }
 
 // DefaultKeys are the race view's bindings.
@@ -80,12 +82,16 @@ func DefaultKeys() KeyMap {
 		Object:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "object/timeline")),
 		ScrollUp:   key.NewBinding(key.WithKeys("K", "shift+up"), key.WithHelp("K/J", "scroll pane")),
 		ScrollDown: key.NewBinding(key.WithKeys("J", "shift+down"), key.WithHelp("J", "scroll pane down")),
+		Inspect:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inspect row")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "scroll details")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "scroll details down")),
+		Close:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close details")),
 	}
 }
 
 // Bindings lists the keys for help screens.
 func (k KeyMap) Bindings() []key.Binding {
-	return []key.Binding{k.Play, k.Step, k.Back, k.Restart, k.Faster, k.Object, k.ScrollUp}
+	return []key.Binding{k.Play, k.Step, k.Back, k.Restart, k.Faster, k.Object, k.ScrollUp, k.Inspect}
 }
 
 var lastID atomic.Int64
@@ -101,6 +107,13 @@ type Model struct {
 	gen     int
 	objOnly bool
 	scroll  int
+	// inspect: the selected row's details fill the view; iscroll is
+	// their scroll offset.
+	inspect bool
+	iscroll int
+	// tour: the one-screen tour of the view is on show; toured: it has
+	// been shown once (it is not shown twice).
+	tour, toured bool
 	// setupNote says why the race is held at its setup.
 	setupNote string
 	// open: the run may go on (the sandbox plays it a step at a time), so
@@ -108,13 +121,15 @@ type Model struct {
 	open bool
 	w, h int
 	st   *styles.Styles
+	// fc keeps what frames draw again and again (cache.go).
+	fc   *frameCache
 	Keys KeyMap
 	Tick Ticker
 }
 
 // New returns an empty race view.
 func New(st *styles.Styles) Model {
-	return Model{id: int(lastID.Add(1)), idx: -1, speed: DefaultSpeed, st: st, Keys: DefaultKeys(), Tick: tea.Tick}
+	return Model{id: int(lastID.Add(1)), idx: -1, speed: DefaultSpeed, st: st, fc: &frameCache{}, Keys: DefaultKeys(), Tick: tea.Tick}
 }
 
 // SetStyles replaces the styles (the terminal's background was learnt).
@@ -129,6 +144,7 @@ func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 func (m *Model) SetRun(r *Run, hidden bool) {
 	m.setupNote = "paused at step 0 until you answer"
 	m.run, m.hidden, m.idx, m.playing, m.scroll = r, hidden, -1, false, 0
+	m.inspect, m.iscroll, m.tour = false, 0, false
 	m.gen++
 }
 
@@ -209,7 +225,7 @@ func (m Model) tick() tea.Cmd {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case TickMsg:
-		if msg.id != m.id || msg.gen != m.gen || !m.playing {
+		if msg.id != m.id || msg.gen != m.gen || !m.playing || m.tour {
 			return m, nil
 		}
 		if m.idx < m.last() {
@@ -221,10 +237,35 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, m.tick()
 	case tea.KeyPressMsg:
+		if m.tour {
+			// J/K scroll a tour taller than the view; any other of the
+			// view's keys ends it, and the race starts then.
+			switch {
+			case key.Matches(msg, m.Keys.ScrollDown):
+				m.scroll++
+				return m, nil
+			case key.Matches(msg, m.Keys.ScrollUp):
+				m.scroll = max(0, m.scroll-1)
+				return m, nil
+			}
+			m.tour, m.scroll = false, 0
+			if m.run != nil && !m.hidden {
+				m.idx = -1
+				return m, m.Play()
+			}
+			return m, nil
+		}
 		if m.run == nil || m.hidden {
 			return m, nil
 		}
+		if m.inspect {
+			return m.inspectKey(msg)
+		}
 		switch {
+		case key.Matches(msg, m.Keys.Inspect):
+			m.inspect, m.iscroll = true, 0
+			m.idx = max(0, m.idx)
+			m.pause()
 		case key.Matches(msg, m.Keys.Play):
 			if m.playing {
 				m.pause()
@@ -258,11 +299,37 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// inspectKey handles a key while the inspect panel is open: the row
+// arrows move the selection (the panel follows it), the others scroll.
+func (m Model) inspectKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	k := m.Keys
+	switch {
+	case key.Matches(msg, k.Inspect, k.Close):
+		m.inspect = false
+	case key.Matches(msg, k.Step):
+		m.SetIndex(m.idx + 1)
+		m.iscroll = 0
+	case key.Matches(msg, k.Back):
+		m.SetIndex(max(0, m.idx-1))
+		m.iscroll = 0
+	case key.Matches(msg, k.Down, k.ScrollDown):
+		m.iscroll = min(m.iscroll+1, max(0, len(m.inspectLines(m.w))-(m.h-1)))
+	case key.Matches(msg, k.Up, k.ScrollUp):
+		m.iscroll = max(0, m.iscroll-1)
+	}
+	return m, nil
+}
+
 // HandlesKey reports whether the race view has a binding for the key, so
-// the screen around it can route keys without knowing them.
+// the screen around it can route keys without knowing them. While the
+// inspect panel is open it also takes ↑/↓ and esc (they scroll and close
+// it); while the tour shows, it takes its keys to end the tour.
 func (m Model) HandlesKey(msg tea.KeyPressMsg) bool {
 	k := m.Keys
-	return key.Matches(msg, k.Play, k.Step, k.Back, k.Restart, k.Faster, k.Slower, k.Object, k.ScrollUp, k.ScrollDown)
+	if m.inspect && key.Matches(msg, k.Up, k.Down, k.Close) {
+		return true
+	}
+	return key.Matches(msg, k.Play, k.Step, k.Back, k.Restart, k.Faster, k.Slower, k.Object, k.ScrollUp, k.ScrollDown, k.Inspect)
 }
 
 // View draws the race into exactly the view's size.
@@ -273,20 +340,35 @@ func (m Model) View() string {
 	if m.run == nil {
 		return layout.Fit(m.st.Faint.Render("loading the race…"), m.w, m.h)
 	}
+	if m.tour {
+		return m.viewTour()
+	}
 	if m.hidden {
 		return m.viewSetup()
 	}
+	if m.inspect {
+		return m.viewInspect()
+	}
 	if m.objOnly {
 		obj := m.objectLines(m.w, true)
-		return layout.Fit(strings.Join(scrollLines(obj, m.scroll, m.h), "\n"), m.w, m.h)
+		return layout.FitLines(scrollLines(obj, m.scroll, m.h), m.w, m.h)
 	}
-	tl, cur := m.timelineLines(m.w)
+	header, blocks := m.timelineLines(m.w)
+	tlLen := len(header) + countLines(blocks)
 	status := m.statusLines(m.w)
+	// In a race about field ownership the owners are on screen without a
+	// key press, under the timeline.
+	owners := m.ownershipLines(m.w)
 	// The timeline comes first and keeps at least half the height (or all
 	// it needs); the object gets the rest: as YAML when that fits, as its
 	// changes alone when the window is short.
 	avail := m.h - len(status)
-	tlKeep := min(len(tl), max(4, avail/2))
+	if len(owners) > 0 && avail-len(owners) >= 6 {
+		avail -= len(owners)
+	} else {
+		owners = nil
+	}
+	tlKeep := min(tlLen, max(4, avail/2))
 	room := avail - tlKeep - 1
 	obj := m.objectLines(m.w, true)
 	if len(obj) > room {
@@ -300,31 +382,14 @@ func (m Model) View() string {
 	if objH > 0 {
 		tlH = avail - objH - 1
 	}
-	lines := windowAround(tl, cur, tlH)
+	lines := windowBlocks(header, blocks, tlH)
 	lines = append(lines, status...)
+	lines = append(lines, owners...)
 	if objH > 0 {
 		lines = append(lines, "")
 		lines = append(lines, scrollLines(obj, m.scroll, objH)...)
 	}
-	return layout.Fit(strings.Join(lines, "\n"), m.w, m.h)
-}
-
-// windowAround keeps the header (the first line) and the rows up to the
-// current one visible when there is no room for all.
-func windowAround(lines []string, cur, h int) []string {
-	if h <= 0 {
-		return nil
-	}
-	if len(lines) <= h {
-		return lines
-	}
-	if h == 1 {
-		return lines[:1]
-	}
-	body := lines[1:]
-	end := min(len(body), max(cur+1, h-1))
-	start := max(0, end-(h-1))
-	return append([]string{lines[0]}, body[start:end]...)
+	return layout.FitLines(lines, m.w, m.h)
 }
 
 // scrollLines is the window of h lines from off; when more follows, the
@@ -386,144 +451,7 @@ func (m Model) viewSetup() string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, m.objectLines(m.w, true)...)
-	return layout.Fit(strings.Join(scrollLines(lines, m.scroll, m.h), "\n"), m.w, m.h)
-}
-
-// columns is the timeline's geometry.
-type columns struct {
-	gutter, lane, server, rv, cache int
-	clock                           bool
-}
-
-func (m Model) columns(w, n int) columns {
-	c := columns{gutter: 5, server: 16, rv: 6, cache: max(5*n-1, len("cache "+strings.Join(m.names(), "/")))}
-	c.clock = w >= 110
-	fixed := c.gutter + c.server + c.rv + c.cache
-	if c.clock {
-		fixed += 6
-	}
-	c.lane = max(8, (w-fixed)/max(1, n))
-	return c
-}
-
-// timelineLines renders the header and one row per shown step (plus a
-// LOST annotation under each write that erased a field); cur is the index
-// among the returned body rows of the current step.
-func (m Model) timelineLines(w int) ([]string, int) {
-	st := m.st
-	o := m.run.Outcome
-	names := m.names()
-	c := m.columns(w, len(names))
-	var hdr strings.Builder
-	hdr.WriteString(layout.Pad(st.Faint.Render("  #"), c.gutter))
-	if c.clock {
-		hdr.WriteString(layout.Pad(st.Faint.Render("t"), 6))
-	}
-	for i, n := range names {
-		hdr.WriteString(layout.Pad(st.Lane(i).Render(n), c.lane))
-	}
-	hdr.WriteString(layout.Pad(st.Server.Render("API server"), c.server))
-	hdr.WriteString(layout.Pad(st.Faint.Render("RV"), c.rv))
-	hdr.WriteString(st.Faint.Render("cache " + strings.Join(names, "/")))
-	lines := []string{hdr.String()}
-	cur := 0
-	for i := 0; i <= m.idx && i < len(o.Steps); i++ {
-		s := o.Steps[i]
-		var b strings.Builder
-		mark := " "
-		if i == m.idx {
-			mark = st.Accent.Render(styles.Current)
-		}
-		b.WriteString(layout.Pad(fmt.Sprintf("%s%3d", mark, s.Index), c.gutter))
-		if c.clock {
-			b.WriteString(layout.Pad(st.Faint.Render(fmt.Sprintf("%dms", s.AtMS)), 6))
-		}
-		for li, n := range names {
-			cell := ""
-			if n == s.Actor {
-				cell = m.laneCell(s, c.lane-1, li)
-			}
-			b.WriteString(layout.Pad(cell, c.lane))
-		}
-		b.WriteString(layout.Pad(m.serverCell(s), c.server))
-		b.WriteString(layout.Pad(fmt.Sprint(s.ServerRV), c.rv))
-		caches := make([]string, len(names))
-		for k, n := range names {
-			rv := s.CacheRVs[n]
-			caches[k] = fmt.Sprint(rv)
-			if rv < s.ServerRV {
-				caches[k] = st.Warn.Render(caches[k] + styles.Stale)
-			}
-		}
-		b.WriteString(strings.Join(caches, "/"))
-		row := b.String()
-		if i == m.idx {
-			row = st.Bold.Render(row)
-		}
-		lines = append(lines, row)
-		cur = len(lines) - 2
-		for _, l := range o.Lost {
-			if l.ErasedAtStep == s.Index {
-				note := fmt.Sprintf("%s └ %s LOST %s: %s's change erased by this write", strings.Repeat(" ", c.gutter-3), styles.Bad, l.Field, l.Owner)
-				if l.ErasedBy == l.Owner {
-					note = fmt.Sprintf("%s └ %s LOST %s: %s", strings.Repeat(" ", c.gutter-3), styles.Bad, l.Field, l.Reason)
-				}
-				lines = append(lines, st.Bad.Render(note))
-				if i == m.idx {
-					cur = len(lines) - 2
-				}
-			}
-		}
-	}
-	return lines, cur
-}
-
-// laneCell is what a controller does at a step, shortened to fit.
-func (m Model) laneCell(s race.Step, w, lane int) string {
-	full, short := report.Call(s), ""
-	switch s.Kind {
-	case "watch":
-		// ↓ rather than ⇣: it is in every terminal font.
-		full = "↓ cache ← " + s.Event
-		short = "↓ watch RV " + s.RV
-	case "lister":
-		short = "lister RV " + s.RV
-		if s.Code != 200 {
-			short = "lister: none"
-		}
-	default:
-		short = string(s.Verb)
-		if s.PatchType != "" {
-			short += " " + s.PatchType
-		}
-		if s.Verb != "GET" {
-			if s.SentRV != "" {
-				short += " rv=" + s.SentRV
-			} else {
-				short += " no rv"
-			}
-		}
-	}
-	text := full
-	if len([]rune(full)) > w && short != "" {
-		text = short
-	}
-	if s.Kind == "request" {
-		return m.st.Lane(lane).Render(layout.Truncate(text, w))
-	}
-	return m.st.Faint.Render(layout.Truncate(text, w))
-}
-
-// serverCell is the answer, with a symbol so it reads without colour.
-func (m Model) serverCell(s race.Step) string {
-	if s.Kind != "request" {
-		return ""
-	}
-	sym := styles.OK
-	if !s.OK() {
-		sym = styles.Bad
-	}
-	return m.st.Code(s.Code).Render(sym + " " + report.Answer(s))
+	return layout.FitLines(scrollLines(lines, m.scroll, m.h), m.w, m.h)
 }
 
 // statusLines is the playback state, or the outcome once it is over.
@@ -550,8 +478,14 @@ func (m Model) statusLines(w int) []string {
 	return lines
 }
 
-// verdictLines say how the race ended, in words and symbols.
+// verdictLines say how the race ended, in words and symbols (the frame
+// cache's lines: callers copy before changing them).
 func (m Model) verdictLines(w int) []string {
+	return wrapWide(cachedLines(m, func(d *frameData) *map[bool][]string { return &d.verdict }, m.open, m.renderVerdict), w)
+}
+
+// renderVerdict is verdictLines, drawn.
+func (m Model) renderVerdict() []string {
 	st := m.st
 	o := m.run.Outcome
 	var out []string
@@ -585,7 +519,9 @@ func (m Model) endLine(gaveUp []string) []string {
 	case race.VerdictLost:
 		out = append(out, st.Bad.Render(styles.Bad+" finished: a change was lost"))
 	case race.VerdictGaveUp:
-		out = append(out, st.Warn.Render(fmt.Sprintf("%s finished: nothing was lost, but %s stopped with its change not made", styles.Warn, strings.Join(gaveUp, " and "))))
+		out = append(out, st.Warn.Render(fmt.Sprintf("%s finished: nothing was lost, but %s", styles.Warn, stoppedText(gaveUp))))
+	case race.VerdictStale:
+		out = append(out, m.staleEnd())
 	case race.VerdictUnfinished:
 		out = append(out, st.Warn.Render(styles.Warn+" stopped: the step budget ran out with a controller still retrying"))
 	default:
@@ -600,16 +536,20 @@ func (m Model) lossLines() []string {
 	o := m.run.Outcome
 	var out []string
 	for _, l := range o.Lost {
-		by := fmt.Sprintf("erased by %s at step %d (RV %s)", l.ErasedBy, l.ErasedAtStep, l.ErasedRV)
+		by := fmt.Sprintf("erased by %s at step %d (RV %s)", l.ErasedBy, l.ErasedAtStep+1, l.ErasedRV)
 		if l.ErasedBy == l.Owner {
 			by = l.Reason
 		}
-		out = append(out, st.Bad.Render(fmt.Sprintf("  %s LOST %s — %s's change, %s", styles.Bad, l.Field, l.Owner, by)))
+		out = append(out, st.Bad.Render(fmt.Sprintf("  %s LOST %s — %s change, %s", styles.Bad, l.Field, race.Possessive(l.Owner), by)))
 	}
+	out = append(out, m.staleLines()...)
 	for _, c := range o.Controllers {
 		if c.Stats.Conflicts > 0 {
 			out = append(out, st.Conflict.Render(fmt.Sprintf("  %s %s got %d × 409 Conflict; nothing it sent then was written", styles.Warn, c.Name, c.Stats.Conflicts)))
 		}
+	}
+	if l := m.reconcileLine(); l != "" {
+		out = append(out, l)
 	}
 	return out
 }

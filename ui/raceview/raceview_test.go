@@ -178,10 +178,10 @@ func TestLostFieldIsMarkedInWordsAndSymbols(t *testing.T) {
 	m.SetIndex(5) // b's write, which erases a's key
 	v := view(m, 74, 36)
 	for _, want := range []string{
-		"UPDATE cm1 (no rv)", "✓ 200 → RV 103", // the request, the RV it sent, the answer
+		"UPDATE cm1 no rv", "✓ 200 → RV 103", // the request, the RV it sent, the answer
 		"└ ✗ LOST data.owner: a's change erased by this write", // on the timeline
 		"✗   owner: a   LOST", // the ghost line in the YAML
-		"set by a at step 2 (set data.owner=a); erased by b's UPDATE cm1 at", // who set it, which write erased it
+		"set by a at step 3 (set data.owner=a); erased by b's UPDATE cm1 at", // who set it, which write erased it
 		"+   replicas: \"3\"", "~   resourceVersion: \"103\"",
 	} {
 		if !strings.Contains(v, want) {
@@ -211,7 +211,7 @@ func TestConflictAndVerdict(t *testing.T) {
 	m := newView(fixtureRace(t, "lost-update", 1, "update"), false)
 	m.SetIndex(len(m.Run().Outcome.Steps) - 1)
 	v := view(m, 80, 30)
-	for _, want := range []string{"UPDATE cm1 rv=101", "✗ 409 Conflict", "b got 1 × 409 Conflict", "nothing was lost"} {
+	for _, want := range []string{"UPDATE cm1 rv 101", "✗ 409 Conflict", "b got 1 × 409 Conflict", "nothing was lost"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("missing %q:\n%s", want, v)
 		}

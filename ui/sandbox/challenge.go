@@ -24,6 +24,8 @@ type challengeState struct {
 	// free is the learner's own race, given back when they leave.
 	free     *scenario.Scenario
 	freeFile string
+	// freeClean is the learner's race as a file holds it (see Unsaved).
+	freeClean []byte
 	// won: this run of a break challenge has lost a field (and was scored).
 	won  bool
 	hint bool
@@ -31,7 +33,7 @@ type challengeState struct {
 
 func (m *Model) startChallenge(c *challenges.Challenge) {
 	if m.chal.active == nil {
-		m.chal.free, m.chal.freeFile = m.sc, m.file
+		m.chal.free, m.chal.freeFile, m.chal.freeClean = m.sc, m.file, m.clean
 	}
 	m.chal.active, m.chal.start, m.chal.hint = c, c.Scenario, false
 	m.setRace(draft.Clone(c.Scenario), "")
@@ -56,10 +58,11 @@ func (m *Model) leaveChallenge() {
 	if m.chal.active == nil {
 		return
 	}
-	free, file := m.chal.free, m.chal.freeFile
+	free, file, clean := m.chal.free, m.chal.freeFile, m.chal.freeClean
 	m.chal = challengeState{cursor: m.chal.cursor}
 	if free != nil {
 		m.setRace(free, file)
+		m.clean = clean
 	}
 }
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -36,11 +37,13 @@ type exploreState struct {
 
 // exploreRun is one exploration on its goroutine. The simulator has no
 // goroutines of its own: Explore runs here, and its Progress callback is
-// the only thing that touches the channel or the cancel flag.
+// the only thing that touches the channel. Esc calls cancel; Explore
+// checks ctx before every step, so it answers within one step.
 type exploreRun struct {
 	id     int
 	ch     chan tea.Msg
-	cancel *atomic.Bool
+	ctx    context.Context
+	cancel context.CancelFunc
 	start  time.Time
 	sc     *scenario.Scenario
 	check  bool
@@ -87,7 +90,8 @@ func (m Model) startExplore(check bool) (Model, tea.Cmd) {
 		m.setNotice(true, "the race cannot run: %v", err)
 		return m, nil
 	}
-	run := &exploreRun{id: int(runIDs.Add(1)), ch: make(chan tea.Msg, 1), cancel: &atomic.Bool{},
+	ctx, cancel := context.WithCancel(context.Background())
+	run := &exploreRun{id: int(runIDs.Add(1)), ch: make(chan tea.Msg, 1), ctx: ctx, cancel: cancel,
 		start: Now(), sc: draft.Clone(m.sc), check: check}
 	m.ex = exploreState{running: run}
 	m.tab = exploreTab
@@ -97,13 +101,11 @@ func (m Model) startExplore(check bool) (Model, tea.Cmd) {
 }
 
 func (r *exploreRun) explore() {
-	est := estimate(r.sc)
+	defer r.cancel() // releases the context once the search is over
+	est := estimate(r.ctx, r.sc)
 	r.ch <- exploreProgress{id: r.id, estimate: est}
 	last := time.Now()
-	res, err := explore.Explore(r.sc, explore.Options{MaxSchedules: ExploreLimit, Progress: func(done int) bool {
-		if r.cancel.Load() {
-			return false
-		}
+	res, err := explore.Explore(r.ctx, r.sc, explore.Options{MaxSchedules: ExploreLimit, Progress: func(done int) bool {
 		if done&127 == 0 && time.Since(last) >= progressEvery {
 			last = time.Now()
 			// Never block the search on a slow screen: a report the UI
@@ -133,8 +135,9 @@ func (m Model) exploreTick(id int) tea.Cmd {
 // estimate guesses how many interleavings there are, for the progress
 // bar, by Knuth's estimator: the product of the branching factors along a
 // random path is an unbiased estimate of the number of leaves. 64 random
-// plays cost little next to the search itself.
-func estimate(sc *scenario.Scenario) int {
+// plays cost little next to the search itself; they stop, as the search
+// does, at the first step after ctx is cancelled.
+func estimate(ctx context.Context, sc *scenario.Scenario) int {
 	w0, err := race.New(sc)
 	if err != nil {
 		return 0
@@ -150,6 +153,9 @@ func estimate(sc *scenario.Scenario) int {
 		w := w0.Clone()
 		prod := 1.0
 		for {
+			if ctx.Err() != nil {
+				return 0
+			}
 			en := w.Enabled()
 			if len(en) == 0 || len(w.Taken()) >= max {
 				break

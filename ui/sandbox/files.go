@@ -17,6 +17,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/styles"
+	"github.com/conflictlab/conflictlab/userfile"
 )
 
 // Dir, when set, is where relative file names are saved, exported and
@@ -83,7 +84,9 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if p.confirm {
 		switch {
 		case key.Matches(msg, k.Yes):
-			if err := os.WriteFile(resolve(p.path), p.data, 0o644); err != nil {
+			// Never os.WriteFile: on a FIFO it would wait for a reader,
+			// and the screen with it.
+			if err := userfile.Overwrite(resolve(p.path), p.data); err != nil {
 				p.confirm, p.err = false, err.Error()
 				return m, nil
 			}
@@ -105,8 +108,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		p.path, p.err = path, ""
 		if p.kind == loadPrompt {
-			m.load(path)
-			return m, nil
+			return m, loadFile(path)
 		}
 		data, err := m.fileData(p.kind, path)
 		if err != nil {
@@ -150,6 +152,7 @@ func (m *Model) wrote(p *prompt) {
 	switch p.kind {
 	case savePrompt:
 		m.file = p.path
+		m.markClean()
 		m.setNotice(false, "%s saved to %s · conflictlab sandbox -f %s opens it", m.sc.Name, p.path, p.path)
 	case exportPrompt:
 		m.setNotice(false, "the run so far (%d turns) is in %s", len(m.play.taken()), p.path)
@@ -178,17 +181,42 @@ func (m Model) fileData(k promptKind, path string) ([]byte, error) {
 	return b.Bytes(), err
 }
 
-func (m *Model) load(path string) {
-	sc, err := scenario.Load(resolve(path))
+// fileLoaded is a scenario file read and parsed off the UI loop: a path
+// can name a FIFO or a device, and Update must never wait on a file.
+type fileLoaded struct {
+	path string
+	sc   *scenario.Scenario
+	err  error
+}
+
+func (fileLoaded) sandboxMsg() {}
+
+// loadFile reads the file in a command; scenario.Load reads only a
+// regular file, of at most scenario.MaxFileSize.
+func loadFile(path string) tea.Cmd {
+	return func() tea.Msg {
+		sc, err := scenario.Load(resolve(path))
+		return fileLoaded{path: path, sc: sc, err: err}
+	}
+}
+
+func (m Model) onLoaded(msg fileLoaded) Model {
+	p := m.prompt
+	if p == nil || p.kind != loadPrompt || p.path != msg.path {
+		// The prompt was closed (or another name given) meanwhile.
+		return m
+	}
+	err := msg.err
 	if err == nil {
-		err = m.Open(sc, path)
+		err = m.Open(msg.sc, msg.path)
 	}
 	if err != nil {
-		m.prompt.err = err.Error()
-		return
+		p.err = err.Error()
+		return m
 	}
 	m.prompt = nil
-	m.setNotice(false, "loaded %s from %s", sc.Name, path)
+	m.setNotice(false, "loaded %s from %s", msg.sc.Name, msg.path)
+	return m
 }
 
 // promptLines draw the open prompt at the bottom of the sandbox.

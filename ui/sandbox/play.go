@@ -14,6 +14,7 @@ import (
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -143,7 +144,7 @@ func (m *Model) refresh() {
 	for _, c := range m.sc.Controllers {
 		plans[c.Name] = raceview.Plan(c.Program)
 	}
-	m.race.SetRun(&raceview.Run{Outcome: p.out, Plans: plans}, false)
+	m.race.SetRun(termsafe.Deep(&raceview.Run{Outcome: p.out, Plans: plans}), false)
 	m.race.SetIndex(len(p.out.Steps) - 1)
 	// The simulator is deterministic, so a clone stepped once shows
 	// exactly what the step will do, without doing it.

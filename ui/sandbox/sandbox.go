@@ -20,6 +20,8 @@ import (
 
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/termsafe"
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/raceview"
@@ -117,6 +119,10 @@ type Model struct {
 	prog  *progress.Progress
 
 	prompt *prompt
+	// question asks y/n before something that would lose work.
+	question *question
+	// clean is the race as a file holds it (see Unsaved).
+	clean []byte
 	// notice is the last thing the sandbox has to tell (saved, an error).
 	notice string
 	bad    bool
@@ -144,6 +150,7 @@ func (m *Model) Open(sc *scenario.Scenario, file string) error {
 	}
 	m.leaveChallenge()
 	m.setRace(draft.Clone(sc), file)
+	m.sc.Name = termsafe.Escape(m.sc.Name) // shown in titles: a file's name is shown, never obeyed
 	if len(sc.Schedule) > 0 {
 		if err := m.replay(sc.Schedule); err != nil {
 			m.setNotice(true, "the file's schedule does not replay: %v", err)
@@ -164,6 +171,7 @@ func (m *Model) setRace(sc *scenario.Scenario, file string) {
 	m.sc, m.file = sc, file
 	m.build.cursor, m.build.scroll = 0, 0
 	m.ex = exploreState{}
+	m.markClean()
 	m.restart()
 }
 
@@ -200,7 +208,9 @@ func (m Model) Title() string {
 // CapturesKeys reports whether every key should come here, even those the
 // root binds (q, ?, esc): a text field is being typed in, or a question
 // is waiting for its answer.
-func (m Model) CapturesKeys() bool { return m.prompt != nil || m.build.editing() }
+func (m Model) CapturesKeys() bool {
+	return m.prompt != nil || m.question != nil || m.build.editing()
+}
 
 // Exploring reports whether the explorer is running.
 func (m Model) Exploring() bool { return m.ex.running != nil }
@@ -216,6 +226,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onAutoTick(msg)
 	case exploreProgress, exploreDone, exploreTick:
 		return m.onExplore(msg)
+	case fileLoaded:
+		return m.onLoaded(msg), nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
@@ -224,6 +236,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 
 func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.Keys
+	if m.question != nil {
+		return m.questionKey(msg)
+	}
 	if m.prompt != nil {
 		return m.promptKey(msg)
 	}
@@ -241,8 +256,7 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.openPrompt(savePrompt)
 		return m, nil
 	case key.Matches(msg, k.Load):
-		m.openPrompt(loadPrompt)
-		return m, nil
+		return m.openLoad()
 	case key.Matches(msg, k.Export):
 		m.openPrompt(exportPrompt)
 		return m, nil
@@ -252,6 +266,14 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.startExplore(m.chal.active != nil && m.chal.active.Kind == challenges.Fix)
 	case m.chal.active != nil && key.Matches(msg, k.Hint):
 		m.chal.hint = !m.chal.hint
+		return m, nil
+	case key.Matches(msg, k.Check):
+		// c does something only in a fix challenge (c and h are never a
+		// controller's initial): say so rather than nothing.
+		m.setNotice(false, "c checks a fix: it works in a \"fix it\" challenge (pick one in the challenges tab)")
+		return m, nil
+	case key.Matches(msg, k.Hint) && m.tab != challengesTab:
+		m.setNotice(false, "h shows a hint: it works in a challenge (pick one in the challenges tab)")
 		return m, nil
 	}
 	switch m.tab {
@@ -272,7 +294,7 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 func (m Model) back() (Model, tea.Cmd) {
 	switch {
 	case m.ex.running != nil:
-		m.ex.running.cancel.Store(true)
+		m.ex.running.cancel()
 		return m, nil
 	case m.play.auto:
 		m.stopAuto()
@@ -294,6 +316,9 @@ func (m Model) switchTab(t tab) (Model, tea.Cmd) {
 // ShortHelp is the key bar for the tab on show.
 func (m Model) ShortHelp() []key.Binding {
 	k := m.Keys
+	if m.question != nil {
+		return []key.Binding{k.Yes, k.No}
+	}
 	if m.prompt != nil {
 		if m.prompt.confirm {
 			return []key.Binding{k.Yes, k.No}
@@ -330,14 +355,25 @@ func (m Model) ShortHelp() []key.Binding {
 	return append(out, k.NextTab, k.Save)
 }
 
-// FullHelp is every key, by column.
-func (m Model) FullHelp() [][]key.Binding {
+// HelpGroups is every key, in named groups: the root's key list flows
+// them into as many columns as the window has room for.
+func (m Model) HelpGroups() []keyhelp.Group {
 	k := m.Keys
-	return [][]key.Binding{
-		{k.NextTab, k.PrevTab, k.Up, k.Down, k.Left, k.Right, k.Enter, k.Delete},
-		{k.StepKeys, k.CacheKeys, k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.ObjectKey},
-		{k.Explore, k.Check, k.Hint, k.Save, k.Load, k.Export},
+	return []keyhelp.Group{
+		{Title: "Build", Keys: []key.Binding{k.NextTab, k.PrevTab, k.Up, k.Down, k.Left, k.Right, k.Enter, k.Delete}},
+		{Title: "Race", Keys: []key.Binding{k.StepKeys, k.CacheKeys, k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.ObjectKey}},
+		{Title: "Explore and challenges", Keys: []key.Binding{k.Explore, k.Check, k.Hint}},
+		{Title: "Files", Keys: []key.Binding{k.Save, k.Load, k.Export}},
 	}
+}
+
+// FullHelp is every key, one column per group.
+func (m Model) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, g := range m.HelpGroups() {
+		out = append(out, g.Keys)
+	}
+	return out
 }
 
 // relabel is b shown in the key bar under other words.
@@ -365,6 +401,8 @@ func (m Model) View() string {
 	top = append(top, m.challengeBanner()...)
 	var bottom []string
 	switch {
+	case m.question != nil:
+		bottom = layout.Lines(layout.Wrap(st.Warn.Render(styles.Warn+" "+m.question.text), m.w))
 	case m.prompt != nil:
 		bottom = m.promptLines()
 	case m.notice != "":

@@ -89,7 +89,7 @@ func TestSchedulerKeysUndoAndRestart(t *testing.T) {
 	if got := schedule(d); got != "a b a" {
 		t.Fatalf("after 1, b, a: %q", got)
 	}
-	must(t, d.View(), "UPDATE cm1 rv=101", "✓ 200 → RV 102", "next: UPDATE cm1 rv=101")
+	must(t, d.View(), "UPDATE cm1 rv 101", "✓ 200 → RV 102", "next: UPDATE cm1 rv 101")
 	d.Press("u")
 	if got := schedule(d); got != "a b" {
 		t.Fatalf("undo: %q", got)

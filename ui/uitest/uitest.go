@@ -26,7 +26,7 @@ var Update = flag.Bool("update", false, "rewrite the golden files in testdata")
 var named = map[string]rune{
 	"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "space": tea.KeySpace,
 	"up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight,
-	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd,
 }
 
 // Key returns the key press with that name: "enter", "ctrl+c", "q", "K".

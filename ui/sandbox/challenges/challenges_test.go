@@ -1,6 +1,7 @@
 package challenges
 
 import (
+	"context"
 	"testing"
 
 	"github.com/conflictlab/conflictlab/sim/explore"
@@ -48,7 +49,7 @@ func checkBreak(t *testing.T, c *Challenge) {
 	if Broken(w.Outcome()) {
 		t.Fatal("the race has lost a field before any step")
 	}
-	r, err := explore.Explore(c.Scenario, explore.Options{})
+	r, err := explore.Explore(context.Background(), c.Scenario, explore.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func shortestLoss(t *testing.T, sc *scenario.Scenario, limit int) int {
 
 func fixed(t *testing.T, sc *scenario.Scenario) bool {
 	t.Helper()
-	r, err := explore.Explore(sc, explore.Options{MaxSchedules: 200_000})
+	r, err := explore.Explore(context.Background(), sc, explore.Options{MaxSchedules: 200_000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,65 @@
+package race
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/conflictlab/conflictlab/sim/controller"
+)
+
+func removeFinalizer(name string) controller.Mutation {
+	return controller.Mutation{Op: controller.RemoveFromList, Path: controller.MustPath("metadata.finalizers"), Value: name}
+}
+
+// A JSON patch that removes "index 1" of a list that has shifted removes a
+// finalizer nobody meant to remove; the outcome names it, and says why
+// the writer's own finalizer is still there.
+func TestShiftedIndexLosesAnotherElement(t *testing.T) {
+	you := prog("you", controller.JSONPatch, removeFinalizer("example.com/you"))
+	other := prog("other", controller.StrategicPatch, removeFinalizer("example.com/a"))
+	other.Program.Read = controller.FromLive
+	sc := twoWriters(configMap(nil, "example.com/a", "example.com/you", "example.com/z"), you, other)
+	o, err := Run(sc, Schedule{Tokens: []string{"you", "other", "other", "you"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z, own *Loss
+	for i, l := range o.Lost {
+		switch {
+		case l.Owner == "setup":
+			z = &o.Lost[i]
+		case l.Owner == "you":
+			own = &o.Lost[i]
+		}
+	}
+	if z == nil || z.Intended != "example.com/z" || z.ErasedBy != "you" || z.ErasedAtStep != 3 ||
+		!strings.Contains(z.Reason, "you removed example.com/z, which nobody meant to remove: your PATCH json cm1") {
+		t.Fatalf("example.com/z: %+v (all: %v)", z, o.Lost)
+	}
+	if own == nil || !strings.Contains(own.Reason, "your write removed example.com/z instead") {
+		t.Fatalf("your own removal: %+v", own)
+	}
+	for _, l := range o.Lost {
+		if strings.Contains(l.Reason, "you's") {
+			t.Errorf("grammar: %s", l.Reason)
+		}
+	}
+
+	// Removing by name (strategic merge patch) takes only its own element.
+	you.Program.Write = controller.StrategicPatch
+	sc = twoWriters(configMap(nil, "example.com/a", "example.com/you", "example.com/z"), you, other)
+	if o, err = Run(sc, Schedule{Tokens: []string{"you", "other", "other", "you"}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Lost) != 0 {
+		t.Fatalf("strategic: lost %v", o.Lost)
+	}
+}
+
+func TestPossessive(t *testing.T) {
+	for name, want := range map[string]string{"you": "your", "b": "b's", "scaler": "scaler's"} {
+		if got := Possessive(name); got != want {
+			t.Errorf("Possessive(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

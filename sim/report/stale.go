@@ -1,0 +1,25 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/conflictlab/conflictlab/sim/race"
+)
+
+// MarkStale marks a decision written from data that had changed: no field
+// is lost, so without it the outcome would read as a clean run.
+const MarkStale = "⚠ decided on stale data"
+
+// StaleLine says what one stale decision was: what was written, from
+// which read, and the write that had made that read stale.
+func StaleLine(d race.StaleDecision) string {
+	return fmt.Sprintf("%s — %s write at step %d (%s) was decided from %s = %s in the copy it read at RV %s; %s had made it %s at step %d (RV %s)",
+		MarkStale, race.Possessive(d.Actor), d.WriteStep, d.Decided, d.Basis, compact(d.Read), d.ReadRV, d.ChangedBy, compact(d.Now), d.ChangedAtStep, d.ChangedRV)
+}
+
+func writeStale(w io.Writer, o *race.Outcome) {
+	for _, d := range o.Stale {
+		fmt.Fprintf(w, "  %s\n", StaleLine(d))
+	}
+}

@@ -1,0 +1,33 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/conflictlab/conflictlab/sim/race"
+)
+
+// A run whose only flaw is a stale decision says so in its outcome, with
+// the read and the write that made it stale — not as a clean run.
+func TestTextShowsAStaleDecision(t *testing.T) {
+	o := &race.Outcome{Scenario: "decision", Verdict: race.VerdictStale, Stale: []race.StaleDecision{{
+		Actor: "scaler", Field: "spec.replicas", Decided: `set spec.replicas=5 if metadata.annotations["example.com/load"]=high`,
+		Basis: `metadata.annotations["example.com/load"]`, Read: "high", Now: "low", ReadRV: "101",
+		ChangedBy: "metrics", ChangedAtStep: 2, ChangedRV: "102", WriteStep: 3}}}
+	var b strings.Builder
+	if err := Text(&b, o); err != nil {
+		t.Fatal(err)
+	}
+	want := `⚠ decided on stale data — scaler's write at step 3 (set spec.replicas=5 if metadata.annotations["example.com/load"]=high) was decided from metadata.annotations["example.com/load"] = "high" in the copy it read at RV 101; metrics had made it "low" at step 2 (RV 102)`
+	if !strings.Contains(b.String(), "outcome: stale\n") || !strings.Contains(b.String(), want) {
+		t.Fatalf("want %q in:\n%s", want, b.String())
+	}
+}
+
+// The learner's own controller is "you": its decision is "your write".
+func TestStaleLineSaysYourWrite(t *testing.T) {
+	got := StaleLine(race.StaleDecision{Actor: "you", WriteStep: 3, ChangedBy: "metrics"})
+	if !strings.Contains(got, "— your write at step 3") || strings.Contains(got, "you's") {
+		t.Fatalf("%s", got)
+	}
+}

@@ -1,0 +1,88 @@
+// Package termsafe holds the one rule for text that came from outside the
+// program (scenario names and labels, lesson packs, server messages,
+// imported progress) before it reaches a terminal: no control character
+// gets through. A terminal obeys ESC, CSI (U+009B) and friends wherever they
+// appear, so a name like "\x1b]0;title\a" or "\x1b[2J" would retitle the
+// window or clear the screen; escaped, it is shown as the text it is.
+package termsafe
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Escape returns s with every control character a terminal could act on
+// written as a visible \uXXXX escape: the C0 controls except newline and
+// tab (which only move the cursor to where the text continues), DEL and the
+// C1 controls U+0080–U+009F. Invalid UTF-8 bytes become U+FFFD, so a lone
+// 0x9b byte (CSI to an 8-bit terminal) cannot slip through either. The
+// \uXXXX form is also a valid JSON string escape that decodes back to the
+// original rune, so escaping encoded JSON keeps it valid and lossless.
+func Escape(s string) string {
+	if Clean(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		writeRune(&b, r, n)
+	}
+	return b.String()
+}
+
+// Clean reports whether s needs no escaping. It runs on every frame the
+// tutorial draws, so it works on bytes: in valid UTF-8 a C1 control is
+// the two bytes C2 80–C2 9F, and no other byte sequence holds a control.
+func Clean(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if controlAt(s, i) {
+			return false
+		}
+	}
+	return true
+}
+
+// controlAt reports whether a control character Escape rewrites starts at
+// byte i of the valid UTF-8 string s.
+func controlAt(s string, i int) bool {
+	switch c := s[i]; {
+	case c < 0x20:
+		return c != '\n' && c != '\t'
+	case c == 0x7f:
+		return true
+	case c == 0xc2:
+		return i+1 < len(s) && s[i+1] <= 0x9f
+	}
+	return false
+}
+
+// isControl reports whether r is a control character that Escape rewrites.
+func isControl(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20, r == 0x7f:
+		return true
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	}
+	return false
+}
+
+// writeRune writes r (decoded from n bytes) in its safe form.
+func writeRune(b *strings.Builder, r rune, n int) {
+	switch {
+	case r == utf8.RuneError && n == 1:
+		b.WriteRune(utf8.RuneError)
+	case isControl(r):
+		fmt.Fprintf(b, `\u%04x`, r)
+	default:
+		b.WriteRune(r)
+	}
+}

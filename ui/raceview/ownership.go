@@ -1,0 +1,160 @@
+package raceview
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/conflictlab/conflictlab/ui/layout"
+)
+
+// owner is one entry of an object's metadata.managedFields: a field
+// manager, how it wrote (Apply or Update), where, and the fields it owns.
+type owner struct {
+	Manager, Operation, Subresource string
+	Fields                          []string
+}
+
+// owners reads metadata.managedFields, in the server's order.
+func owners(obj map[string]interface{}) []owner {
+	md, _ := obj["metadata"].(map[string]interface{})
+	list, _ := md["managedFields"].([]interface{})
+	var out []owner
+	for _, e := range list {
+		em, ok := e.(map[string]interface{})
+		if !ok {
+			continue
+		}
+		o := owner{}
+		o.Manager, _ = em["manager"].(string)
+		o.Operation, _ = em["operation"].(string)
+		o.Subresource, _ = em["subresource"].(string)
+		if f, ok := em["fieldsV1"].(map[string]interface{}); ok {
+			fieldPaths("", f, &o.Fields)
+			sort.Strings(o.Fields)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// fieldPaths flattens a fieldsV1 set ({"f:data":{"f:x":{}}}) into the
+// paths a learner reads ("data.x"); list items keyed by their key.
+func fieldPaths(prefix string, set map[string]interface{}, out *[]string) {
+	leaf := true
+	for k, v := range set {
+		if k == "." {
+			continue
+		}
+		leaf = false
+		var p string
+		switch {
+		case strings.HasPrefix(k, "f:"):
+			p = k[2:]
+			if prefix != "" {
+				p = prefix + "." + p
+			}
+		case strings.HasPrefix(k, "k:"), strings.HasPrefix(k, "v:"), strings.HasPrefix(k, "i:"):
+			p = prefix + "[" + k[2:] + "]"
+		default:
+			p = prefix + "." + k
+		}
+		sub, _ := v.(map[string]interface{})
+		fieldPaths(p, sub, out)
+	}
+	if leaf && prefix != "" {
+		*out = append(*out, prefix)
+	}
+}
+
+// describe is an owner in one line: "a (Apply): data.x, data.y".
+func (o owner) describe() string {
+	how := o.Operation
+	if o.Subresource != "" {
+		how += " /" + o.Subresource
+	}
+	fields := strings.Join(o.Fields, ", ")
+	if fields == "" {
+		fields = "(no fields)"
+	}
+	return fmt.Sprintf("%s (%s): %s", o.Manager, how, fields)
+}
+
+// usesApply reports whether the race is about field ownership: a
+// controller writes with server-side apply.
+func (m Model) usesApply() bool {
+	for _, c := range m.run.Outcome.Controllers {
+		if c.Write == "apply" {
+			return true
+		}
+	}
+	return false
+}
+
+// ownershipLines is the strip under the timeline in a server-side apply
+// race: who owns which field of the version on show.
+func (m Model) ownershipLines(w int) []string {
+	if !m.usesApply() {
+		return nil
+	}
+	vi, _ := m.versionAt(m.idx)
+	if vi < 0 {
+		return nil
+	}
+	return cachedLines(m, func(d *frameData) *map[verKey][]string { return &d.owners }, verKey{i: vi, w: w},
+		func() []string { return m.renderOwners(vi, w) })
+}
+
+// renderOwners is ownershipLines for version vi.
+func (m Model) renderOwners(vi, w int) []string {
+	v := m.run.Outcome.Versions[vi]
+	st := m.st
+	out := []string{st.Heading.Render(layout.Truncate("owners at RV "+v.RV+" (managedFields):", w))}
+	for _, o := range owners(v.Object) {
+		for i, l := range layout.Lines(layout.Wrap(o.describe(), max(10, w-4))) {
+			if i == 0 {
+				l = "  " + l
+			} else {
+				l = "    " + l
+			}
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ownershipChanges says how managedFields moved from one version to the
+// next: the reason a write that changed no field still got a new
+// resourceVersion.
+func ownershipChanges(prev, cur map[string]interface{}) []string {
+	before := map[string]owner{}
+	for _, o := range owners(prev) {
+		before[o.Manager+"\x00"+o.Operation+"\x00"+o.Subresource] = o
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, o := range owners(cur) {
+		k := o.Manager + "\x00" + o.Operation + "\x00" + o.Subresource
+		seen[k] = true
+		b, ok := before[k]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("%s became a field manager (%s): %s", o.Manager, o.Operation, strings.Join(o.Fields, ", ")))
+		case strings.Join(b.Fields, ",") != strings.Join(o.Fields, ","):
+			out = append(out, fmt.Sprintf("%s (%s) now owns: %s", o.Manager, o.Operation, orNoFields(o.Fields)))
+		}
+	}
+	for _, o := range owners(prev) {
+		if !seen[o.Manager+"\x00"+o.Operation+"\x00"+o.Subresource] {
+			out = append(out, fmt.Sprintf("%s (%s) no longer owns any field", o.Manager, o.Operation))
+		}
+	}
+	return out
+}
+
+func orNoFields(f []string) string {
+	if len(f) == 0 {
+		return "no field"
+	}
+	return strings.Join(f, ", ")
+}

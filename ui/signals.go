@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/progress"
+)
+
+// endSignals end a terminal session: the window closed or the SSH link
+// dropped (SIGHUP), kill or a service manager (SIGTERM, SIGINT), Ctrl+\
+// outside raw mode (SIGQUIT). Bubble Tea's own handler knows only SIGINT
+// and SIGTERM, and the default action of the others kills the process
+// with the terminal still in the alternate screen, the cursor hidden and
+// the tty raw, and the last answers unsaved.
+var endSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM}
+
+// SignalError is Run's answer when a signal ended the program (after the
+// terminal was given back and the progress saved).
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string {
+	return fmt.Sprintf("ended by %s (the terminal was restored and progress saved)", signalName(e.Signal))
+}
+
+// ExitCode is the shell's convention for a process a signal ended,
+// 128 + the signal's number: 129 SIGHUP, 130 SIGINT, 131 SIGQUIT,
+// 143 SIGTERM.
+func (e *SignalError) ExitCode() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 128
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return s.String()
+}
+
+// signalEnd quits a program on the first end signal, the way q does, so
+// Bubble Tea restores the terminal; a second signal kills it at once (it
+// still restores the terminal). Signals stay caught until release, so
+// that one arriving while the progress is saved does not cut the save.
+type signalEnd struct {
+	ch    chan os.Signal
+	done  chan struct{}
+	mu    sync.Mutex
+	first os.Signal
+}
+
+func endOnSignals(p *tea.Program) *signalEnd {
+	e := &signalEnd{ch: make(chan os.Signal, len(endSignals)), done: make(chan struct{})}
+	signal.Notify(e.ch, endSignals...)
+	go func() {
+		for {
+			select {
+			case <-e.done:
+				return
+			case s := <-e.ch:
+				e.mu.Lock()
+				again := e.first != nil
+				if !again {
+					e.first = s
+				}
+				e.mu.Unlock()
+				if again {
+					p.Kill()
+				} else {
+					go p.Quit() // blocks until the loop reads it, or the program ends
+				}
+			}
+		}
+	}()
+	return e
+}
+
+// signal is the first end signal received, or nil.
+func (e *signalEnd) signal() os.Signal {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.first
+}
+
+// release gives the signals back to their default action.
+func (e *signalEnd) release() {
+	signal.Stop(e.ch)
+	close(e.done)
+}
+
+// saveOnExit writes the final model's progress once the program has
+// ended, however it ended: a save still running as a command when the
+// program quits would die with the process.
+func saveOnExit(final tea.Model) error {
+	m, ok := final.(Model)
+	if !ok || m.cfg.Store == nil || m.prog == nil {
+		return nil
+	}
+	data, err := progress.Encode(m.prog)
+	if err != nil {
+		return err
+	}
+	if err := m.cfg.Store.WriteSnapshot(m.saveSeq+1, data); err != nil && err != progress.ErrReadOnly {
+		return err
+	}
+	return nil
+}
