@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -93,12 +94,51 @@ func start(t *testing.T, bin, state, trace string, w, h int) *term {
 		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
 	}
 	tm := &term{t: t, socket: fmt.Sprintf("conflictlab-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	t.Cleanup(func() { tm.tmux("kill-server") })
 	cmdline := fmt.Sprintf("env XDG_STATE_HOME=%s CONFLICTLAB_TRACE_STARTUP=%s %s", state, trace, bin)
 	if out, err := tm.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
+	pid := 0
+	if out, err := tm.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}"); err == nil {
+		pid, _ = strconv.Atoi(strings.TrimSpace(out))
+	}
+	t.Cleanup(func() {
+		tm.tmux("kill-server")
+		// The closed terminal is a SIGHUP: the program saves the progress
+		// and the sandbox draft into the state folder as it ends. Wait for
+		// it to be gone, so the folder is not removed under its feet.
+		waitExit(t, pid)
+	})
 	return tm
+}
+
+// waitExit waits (at most 10 s) until process pid has exited.
+func waitExit(t *testing.T, pid int) {
+	if pid <= 0 {
+		return
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for running(pid) {
+		if time.Now().After(deadline) {
+			t.Errorf("the program (pid %d) still runs 10 s after its terminal closed", pid)
+			return
+		}
+		time.Sleep(20 * time.Millisecond) // polling another process's exit
+	}
+}
+
+// running reports whether pid is alive: a zombie (ended, not yet reaped by
+// whoever inherited it) has finished writing.
+func running(pid int) bool {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// pid (comm) STATE …: the state follows the last ')'.
+	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z'
+	}
+	return true
 }
 
 func rssKB(t *testing.T, tm *term) int {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates the README's screenshots, assets/home.png and assets/race.png,
-# from the real binary: it runs the tutorial in a tmux terminal of its own
-# (120×40), drives it with send-keys, captures the pane with its colours
-# (capture-pane -e) and renders the capture with charmbracelet/freeze.
+# Regenerates the README's screenshots, assets/home.png, assets/race.png
+# (120×40) and assets/lesson-80x24.png (the size the README promises), from
+# the real binary: it runs the tutorial in tmux terminals of its own, drives
+# them with send-keys, captures the pane with its colours (capture-pane -e)
+# and renders the capture with charmbracelet/freeze.
 #
-#   scripts/screenshots.sh            # writes assets/home.png, assets/race.png
+#   scripts/screenshots.sh            # writes the three PNGs under assets/
 #
 # Needs tmux and the Go toolchain (freeze is fetched by `go run`).
 set -euo pipefail
@@ -20,14 +21,21 @@ trap cleanup EXIT
 go build -o "$tmp/conflictlab" .
 
 # Lesson 1 done, so the home screen shows states, a score and "continue".
-mkdir -p "$tmp/state/conflictlab"
-cat > "$tmp/state/conflictlab/progress.json" <<'JSON'
+seed_progress() {
+  mkdir -p "$tmp/state/conflictlab"
+  cat > "$tmp/state/conflictlab/progress.json" <<'JSON'
 {"version": 1, "last": "lost-update",
  "lessons": {"versions": {"step": 0, "done": true, "answers": {"1": {"attempts": 1, "correct": true, "firstTry": true}}}}}
 JSON
+}
+seed_progress
 
-tmux -L "$sock" new-session -d -s shot -x 120 -y 40 \
-  "env TERM=xterm-256color COLORTERM=truecolor XDG_STATE_HOME=$tmp/state $tmp/conflictlab"
+start() { # WIDTH HEIGHT
+  tmux -L "$sock" kill-session -t shot 2>/dev/null || true
+  tmux -L "$sock" new-session -d -s shot -x "$1" -y "$2" \
+    "env TERM=xterm-256color COLORTERM=truecolor XDG_STATE_HOME=$tmp/state $tmp/conflictlab"
+}
+start 120 40
 
 screen() { tmux -L "$sock" capture-pane -p -t shot; }
 keys() { tmux -L "$sock" send-keys -t shot "$@"; }
@@ -58,7 +66,25 @@ keys c
 wait_for "Two writers, one version"
 right=$(screen | grep -oE '([0-9])\. Only data.replicas' | head -1 | cut -c1)
 keys "$right" + + +
-wait_for "erased by b at step 5"
+wait_for "erased by b at step 6"
 keys Left Left
 wait_for "step 6/8"
 shot race
+
+# The same lesson at 80×24, the race finished and the write that erased
+# a's field inspected (i): request, answer, the version it produced.
+tmux -L "$sock" send-keys -t shot q
+sleep 0.5
+seed_progress
+start 80 24
+wait_for "Continue"
+keys c
+wait_for "Two writers, one version"
+right=$(screen | grep -oE '([0-9])\. Only data.replicas' | head -1 | cut -c1)
+keys "$right" + + +
+wait_for "step 8/8"
+keys Left Left
+wait_for "step 6/8"
+keys i
+wait_for "UPDATE"
+shot lesson-80x24
