@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -151,15 +150,8 @@ func strategyDiff(decl map[string]string, p controller.Program) string {
 
 // retryName names a retry policy by its preset, or describes it.
 func retryName(r controller.RetryPolicy) string {
-	names := make([]string, 0, len(RetryPresets))
-	for n := range RetryPresets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if reflect.DeepEqual(RetryPresets[n], r) {
-			return n
-		}
+	if n, ok := controller.RetryPresetOf(r); ok {
+		return n
 	}
 	return fmt.Sprintf("%+v", r)
 }

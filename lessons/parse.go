@@ -122,31 +122,6 @@ type StrategySpec struct {
 	Requeue *int `yaml:"requeue"`
 }
 
-// RetryPresets are the retry policies a strategy can name.
-var RetryPresets = map[string]controller.RetryPolicy{
-	"none":          controller.NoRetry(),
-	"default":       controller.DefaultRetry(),
-	"reread-lister": withReread(controller.DefaultRetry(), controller.FromLister),
-	"no-reread":     withReread(controller.DefaultRetry(), controller.RereadNone),
-	"any-error":     func() controller.RetryPolicy { r := controller.DefaultRetry(); r.On = controller.OnAnyError; return r }(),
-	// test-failed is retry.OnError(retry.DefaultRetry, testFailed, …): a
-	// causeless 422 is retried, a 404 or a 403 is not.
-	"test-failed": func() controller.RetryPolicy {
-		r := controller.DefaultRetry()
-		r.On = controller.OnTestFailed
-		return r
-	}(),
-	// unbounded is the loop retry-unbounded shows: a live GET, a conflict
-	// retried for ever, any other error returned.
-	"unbounded": {Unbounded: true, On: controller.OnConflict, Reread: controller.FromLive,
-		Backoff: 10 * time.Millisecond},
-}
-
-func withReread(r controller.RetryPolicy, s controller.ReadSource) controller.RetryPolicy {
-	r.Reread = s
-	return r
-}
-
 // Load reads a pack from a file system (the built-in course is embedded).
 func Load(fsys fs.FS) (*Pack, error) {
 	return load(&Pack{Scenarios: map[string]*scenario.Scenario{}, fsys: fsys})
@@ -465,14 +440,9 @@ func (sf *StrategySpec) Parse() (Strategy, error) {
 		s.Requeue = &controller.RequeuePolicy{Max: *sf.Requeue, BaseDelay: 5 * time.Millisecond}
 	}
 	if sf.Retry != "" {
-		r, ok := RetryPresets[sf.Retry]
-		if !ok {
-			names := make([]string, 0, len(RetryPresets))
-			for k := range RetryPresets {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			return s, fmt.Errorf("retry %q: want one of %s", sf.Retry, strings.Join(names, ", "))
+		r, err := controller.RetryPresetNamed(sf.Retry)
+		if err != nil {
+			return s, err
 		}
 		s.Retry = &r
 	}

@@ -9,7 +9,7 @@ package controller
 import (
 	"errors"
 	"fmt"
-	"strings"
+	"regexp"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -42,6 +42,17 @@ const (
 
 // WriteMethods lists every write method, in teaching order.
 var WriteMethods = []WriteMethod{Update, UpdateClearRV, UpdateStatus, MergePatch, StrategicPatch, JSONPatch, ServerSideApply}
+
+// IsPatch reports whether the method is one of the three patches (merge,
+// strategic merge, JSON patch): the writes withRV and test apply to.
+func (w WriteMethod) IsPatch() bool {
+	return w == MergePatch || w == StrategicPatch || w == JSONPatch
+}
+
+// NameRule is what a controller's name may be: letters, digits and
+// dashes, starting and ending with a letter or digit (it appears in
+// schedules, where "," and "." have meanings).
+var NameRule = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$`)
 
 // TestMode is what a JSON patch checks before it changes anything.
 type TestMode string
@@ -157,7 +168,7 @@ func (p Program) Validate() error {
 	if p.Name == "" {
 		return fmt.Errorf("controller has no name")
 	}
-	if strings.ContainsAny(p.Name, " ,.") {
+	if !NameRule.MatchString(p.Name) {
 		return fmt.Errorf("controller name %q: use letters, digits and dashes", p.Name)
 	}
 	if _, ok := api.Lookup(p.Target.Kind); !ok {

@@ -437,8 +437,8 @@ var stepBound = fmt.Sprintf("each takes at least one step, and a race takes at m
 
 var controllerFields = []string{"name", "target", "read", "mutations", "write", "withRV", "test", "fieldManager", "force", "retry", "requeue", "reconciles", "lag"}
 
-// controllerName is letters, digits and dashes.
-var controllerName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$`)
+// controllerName is the one rule for a controller's name.
+var controllerName = controller.NameRule
 
 func (p *parser) controllers(n *yaml.Node) ([]Controller, []*yaml.Node) {
 	items, ok := p.seq(n, "controllers")
@@ -537,7 +537,7 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 			}
 		}
 	}
-	isPatch := prog.Write == controller.MergePatch || prog.Write == controller.StrategicPatch || prog.Write == controller.JSONPatch
+	isPatch := prog.Write.IsPatch()
 	if e, ok := f["withRV"]; ok {
 		if v, ok := p.boolean(e.val, sub("withRV")); ok {
 			// An apply may carry one too: the server then checks it like an

@@ -12,7 +12,6 @@ package draft
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -213,7 +212,7 @@ func index(sc *scenario.Scenario, name string) int {
 }
 
 // nameRE is the scenario format's rule for controller names.
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$`)
+var nameRE = controller.NameRule
 
 // Rename gives controller i a new name.
 func Rename(sc *scenario.Scenario, i int, name string) error {

@@ -33,10 +33,6 @@ type Setting struct {
 	shown func(p controller.Program) bool
 }
 
-func isPatch(w controller.WriteMethod) bool {
-	return w == controller.MergePatch || w == controller.StrategicPatch || w == controller.JSONPatch
-}
-
 var writeExplain = map[controller.WriteMethod]string{
 	controller.Update:          "PUT of the whole object with the RV it read: 409 if the object changed since",
 	controller.UpdateClearRV:   "PUT of the whole object with the RV removed: overwrites whatever is there",
@@ -47,40 +43,9 @@ var writeExplain = map[controller.WriteMethod]string{
 	controller.ServerSideApply: "server-side apply of the fields it sets: 409 when another manager owns one",
 }
 
-// retryPresets name the retry policies the editor offers.
-var retryPresets = []struct {
-	Choice
-	policy func() controller.RetryPolicy
-}{
-	{Choice{"none", "one attempt: an error ends the reconcile"}, controller.NoRetry},
-	{Choice{"default", "client-go's retry.RetryOnConflict: 5 attempts on 409, re-reading live, 10ms apart"}, controller.DefaultRetry},
-	{Choice{"reread-lister", "5 attempts on 409, re-reading the Lister: often the same stale copy"}, func() controller.RetryPolicy {
-		r := controller.DefaultRetry()
-		r.Reread = controller.FromLister
-		return r
-	}},
-	{Choice{"reread-none", "5 attempts on 409 with the copy already in hand: every retry is as stale"}, func() controller.RetryPolicy {
-		r := controller.DefaultRetry()
-		r.Reread = controller.RereadNone
-		return r
-	}},
-	{Choice{"any-error", "5 attempts on any error, re-reading live: a 422 does not get better by asking"}, func() controller.RetryPolicy {
-		r := controller.DefaultRetry()
-		r.On = controller.OnAnyError
-		return r
-	}},
-	{Choice{"unbounded", "retry on 409 without a limit, re-reading live; the race's step budget ends it"}, func() controller.RetryPolicy {
-		r := controller.DefaultRetry()
-		r.Attempts, r.Unbounded = 0, true
-		return r
-	}},
-}
-
 func retryName(r controller.RetryPolicy) string {
-	for _, p := range retryPresets {
-		if p.policy() == r {
-			return p.Value
-		}
+	if n, ok := controller.RetryPresetOf(r); ok {
+		return n
 	}
 	on := "409"
 	if r.On == controller.OnAnyError {
@@ -133,7 +98,7 @@ var Settings = []Setting{
 			p.Write = controller.WriteMethod(v)
 			// The options of the old method mean nothing to the new one
 			// (and the file format refuses them).
-			if !isPatch(p.Write) {
+			if !p.Write.IsPatch() {
 				p.WithRV = false
 			}
 			if p.Write != controller.JSONPatch {
@@ -153,7 +118,7 @@ var Settings = []Setting{
 			prog(sc, i).WithRV = v == "yes"
 			return nil
 		},
-		shown: func(p controller.Program) bool { return isPatch(p.Write) }},
+		shown: func(p controller.Program) bool { return p.Write.IsPatch() }},
 	{Key: "test", Label: "test",
 		choices: []Choice{
 			{"none", "no test operations: the patch applies to whatever is there"},
@@ -198,20 +163,19 @@ var Settings = []Setting{
 	{Key: "retry", Label: "retry",
 		choices: func() []Choice {
 			var out []Choice
-			for _, p := range retryPresets {
-				out = append(out, p.Choice)
+			for _, p := range controller.RetryPresets {
+				out = append(out, Choice{p.Name, p.Explain})
 			}
 			return out
 		}(),
 		get: func(sc *scenario.Scenario, i int) string { return retryName(prog(sc, i).Retry) },
 		set: func(sc *scenario.Scenario, i int, v string) error {
-			for _, p := range retryPresets {
-				if p.Value == v {
-					prog(sc, i).Retry = p.policy()
-					return nil
-				}
+			r, err := controller.RetryPresetNamed(v)
+			if err != nil {
+				return err
 			}
-			return fmt.Errorf("no retry policy %q", v)
+			prog(sc, i).Retry = r
+			return nil
 		}},
 	{Key: "requeue", Label: "requeue",
 		choices: []Choice{
