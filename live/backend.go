@@ -19,7 +19,6 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/conflictlab/conflictlab/sim/api"
-	"github.com/conflictlab/conflictlab/sim/apiserver"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
@@ -48,7 +47,7 @@ type Backend struct {
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every new event
-	events  []apiserver.Event
+	events  []api.Event
 	rv      int64
 	objRV   map[api.Ref]int64 // newest event RV per live ref
 	fatal   error
@@ -186,8 +185,8 @@ func (b *Backend) watchLoop(kind api.Kind, w watch.Interface, from string) {
 	}
 }
 
-var eventTypes = map[watch.EventType]apiserver.EventType{
-	watch.Added: apiserver.Added, watch.Modified: apiserver.Modified, watch.Deleted: apiserver.Deleted,
+var eventTypes = map[watch.EventType]api.EventType{
+	watch.Added: api.Added, watch.Modified: api.Modified, watch.Deleted: api.Deleted,
 }
 
 func (b *Backend) add(kind api.Kind, t watch.EventType, u *unstructured.Unstructured) {
@@ -199,14 +198,14 @@ func (b *Backend) add(kind api.Kind, t watch.EventType, u *unstructured.Unstruct
 	if err != nil {
 		return
 	}
-	ev := apiserver.Event{Type: eventTypes[t], RV: rv, Object: b.toScenario(u.DeepCopy())}
+	ev := api.Event{Type: eventTypes[t], RV: rv, Object: b.toScenario(u.DeepCopy())}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	i := sort.Search(len(b.events), func(i int) bool { return b.events[i].RV >= rv })
 	if i < len(b.events) && b.events[i].RV == rv {
 		return // a duplicate after a re-watch
 	}
-	b.events = append(b.events, apiserver.Event{})
+	b.events = append(b.events, api.Event{})
 	copy(b.events[i+1:], b.events[i:])
 	b.events[i] = ev
 	if rv > b.objRV[ref] {
@@ -245,12 +244,12 @@ func (b *Backend) waitEvent(ref api.Ref, rv int64) {
 }
 
 // Events returns the watch events after from, in order.
-func (b *Backend) Events(from int64) ([]apiserver.Event, error) {
+func (b *Backend) Events(from int64) ([]api.Event, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	i := sort.Search(len(b.events), func(i int) bool { return b.events[i].RV > from })
 	// A copy: the watch goroutine may insert into the buffer meanwhile.
-	return append([]apiserver.Event(nil), b.events[i:]...), nil
+	return append([]api.Event(nil), b.events[i:]...), nil
 }
 
 // RV is the newest revision the run has seen (its own writes and its watch).

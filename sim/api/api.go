@@ -176,3 +176,20 @@ type Response struct {
 	ListRV string
 	Err    error
 }
+
+// EventType is a watch event's type.
+type EventType string
+
+const (
+	Added    EventType = "ADDED"
+	Modified EventType = "MODIFIED"
+	Deleted  EventType = "DELETED"
+)
+
+// Event is one watch event: every successful write emits exactly one, on
+// the simulated server as on a real one (live mode reads them from a watch).
+type Event struct {
+	Type   EventType
+	RV     int64
+	Object *unstructured.Unstructured
+}

@@ -30,21 +30,18 @@ import (
 // the virtual time the scheduler has reached.
 var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// EventType is a watch event's type.
-type EventType string
-
-const (
-	Added    EventType = "ADDED"
-	Modified EventType = "MODIFIED"
-	Deleted  EventType = "DELETED"
+// The watch event vocabulary is sim/api's (a live backend produces the
+// same events); these names keep the server's callers short.
+type (
+	EventType = api.EventType
+	Event     = api.Event
 )
 
-// Event is one watch event: every successful write emits exactly one.
-type Event struct {
-	Type   EventType
-	RV     int64
-	Object *unstructured.Unstructured
-}
+const (
+	Added    = api.Added
+	Modified = api.Modified
+	Deleted  = api.Deleted
+)
 
 // Server is the simulated API server.
 type Server struct {

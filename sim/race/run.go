@@ -33,10 +33,7 @@ func (w *World) Play(sched Schedule) error {
 	if sched.Tokens == nil && sched.Seed == nil {
 		sched.Tokens, sched.Seed = w.sc.Schedule, w.sc.Seed
 	}
-	max := w.sc.MaxSteps
-	if max == 0 {
-		max = scenario.DefaultMaxSteps
-	}
+	max := w.sc.StepBudget()
 	for i, tok := range sched.Tokens {
 		if len(w.taken) >= max {
 			return nil

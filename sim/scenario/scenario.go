@@ -64,6 +64,15 @@ const (
 	DefaultMaxSteps = 500
 )
 
+// StepBudget is how many steps a run of the scenario may take: MaxSteps,
+// or the default for a scenario built in code that left it zero.
+func (s *Scenario) StepBudget() int {
+	if s.MaxSteps > 0 {
+		return s.MaxSteps
+	}
+	return DefaultMaxSteps
+}
+
 // Caps on what a scenario may ask for (docs/scenario-format.md, "Limits").
 // A file comes from anyone, and a run costs time and memory in proportion
 // to its steps: the explorer keeps one world per step of the path it is

@@ -142,10 +142,7 @@ func estimate(ctx context.Context, sc *scenario.Scenario) int {
 	if err != nil {
 		return 0
 	}
-	max := sc.MaxSteps
-	if max == 0 {
-		max = scenario.DefaultMaxSteps
-	}
+	max := sc.StepBudget()
 	rng := rand.New(rand.NewPCG(1, 2))
 	const probes = 64
 	total := 0.0

@@ -84,10 +84,7 @@ func (p playState) over() bool {
 	if p.world == nil {
 		return true
 	}
-	max := p.world.Scenario().MaxSteps
-	if max == 0 {
-		max = scenario.DefaultMaxSteps
-	}
+	max := p.world.Scenario().StepBudget()
 	return p.world.Done() || len(p.world.Enabled()) == 0 || len(p.world.Taken()) >= max
 }
 
