@@ -44,6 +44,22 @@ func (tm *term) send(keys ...string) {
 
 // waitFor polls the screen until every text is on it, or fails with the
 // screen as it was: no blind sleeps.
+// waitChange waits until the screen differs from before (a key was drawn).
+func (tm *term) waitChange(d time.Duration, before string) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		s := tm.screen()
+		if s != before {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the screen did not change in %v:\n%s", d, s)
+		}
+		time.Sleep(10 * time.Millisecond) // polling the terminal, another process
+	}
+}
+
 func (tm *term) waitFor(d time.Duration, texts ...string) string {
 	tm.t.Helper()
 	deadline := time.Now().Add(d)
@@ -79,6 +95,11 @@ func option(t *testing.T, screen, text string) string {
 
 func build(t *testing.T) string {
 	t.Helper()
+	// A binary built elsewhere (another revision, for a before/after
+	// measurement in one run; BENCHMARKS.md).
+	if bin := os.Getenv("CONFLICTLAB_E2E_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(t.TempDir(), "conflictlab")
 	cmd := exec.Command("go", "build", "-o", bin, ".")
 	cmd.Dir = ".."
@@ -231,6 +252,12 @@ func TestLessonTwoInATerminal(t *testing.T) {
 	tm.waitFor(10*time.Second, "Lesson complete: The lost update", "Take-away", "Score: 1 of 2 questions right on the first try")
 	rss := rssKB(t, tm)
 	t.Logf("RSS after the whole lesson: %d kB (%.1f MiB)", rss, float64(rss)/1024)
+	if pid, err := tm.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}"); err == nil {
+		pid, _ := strconv.Atoi(strings.TrimSpace(pid))
+		hwm := procStatusKB(pid, "VmHWM")
+		t.Logf("peak RSS (VmHWM) after the whole lesson: %d kB (%.1f MiB); now %d kB anonymous, %d kB of files (the binary)",
+			hwm, float64(hwm)/1024, procStatusKB(pid, "RssAnon"), procStatusKB(pid, "RssFile"))
+	}
 
 	// Then the quiz, from the home screen: 5 questions, seed 7.
 	tm.send("Escape")
