@@ -1,7 +1,8 @@
 // Package snippets is the client-go code the course shows. Each snippet is
-// a region of a real Go file in this package, so it compiles with the
-// build (and the tests run what can be run); the TUI shows the region
-// verbatim. A region starts with a line `// snippet: NAME` and ends with
+// a region of a real Go file in lessons/snippets/code, a package only the
+// tests build (so the tutorial does not link client-go's typed clients):
+// it compiles, and its tests run what can be run; the TUI shows the region
+// verbatim, embedded here as text. A region starts with a line `// snippet: NAME` and ends with
 // `// end snippet`. A line `// strategy: KEY=VALUE …` inside a region
 // declares which simulator strategy the code is (see Strategy); it is not
 // part of the code shown.
@@ -16,7 +17,7 @@ import (
 	"strings"
 )
 
-//go:embed *.go
+//go:embed code/*.go
 var files embed.FS
 
 // Get returns the source of a snippet, without its markers.
@@ -68,7 +69,7 @@ var strategyKeys = map[string]bool{"write": true, "read": true, "withRV": true, 
 func regions() (map[string]string, map[string]map[string]string, error) {
 	out := map[string]string{}
 	strategies := map[string]map[string]string{}
-	names, err := fs.Glob(files, "*.go")
+	names, err := fs.Glob(files, "code/*.go")
 	if err != nil {
 		return nil, nil, err
 	}

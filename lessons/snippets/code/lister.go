@@ -1,4 +1,4 @@
-package snippets
+package code
 
 import corev1 "k8s.io/api/core/v1"
 

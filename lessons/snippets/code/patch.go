@@ -1,4 +1,4 @@
-package snippets
+package code
 
 import (
 	"context"

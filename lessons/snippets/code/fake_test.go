@@ -1,4 +1,4 @@
-package snippets
+package code
 
 // These tests run the snippets against client-go's fake clientsets, and
 // only for what the fakes do the way a real API server does: a single

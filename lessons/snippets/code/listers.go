@@ -1,4 +1,4 @@
-package snippets
+package code
 
 import (
 	appsv1 "k8s.io/api/apps/v1"
