@@ -162,6 +162,12 @@ func Normalize(o *race.Outcome) map[string]interface{} {
 			lm["reason"] = t.text(str(lm["reason"]))
 		}
 	}
+	for _, d := range list(m["stale"]) {
+		dm := d.(map[string]interface{})
+		for _, k := range []string{"readRV", "changedRV"} {
+			dm[k] = t.of(str(dm[k]))
+		}
+	}
 	return m
 }
 

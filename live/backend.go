@@ -524,8 +524,9 @@ func (b *Backend) patchBody(req api.Request) ([]byte, error) {
 		}
 		for _, op := range ops {
 			for _, k := range []string{"path", "from"} {
-				p, _ := op[k].(string)
-				if identityPath(p) {
+				v, present := op[k]
+				p, _ := v.(string)
+				if present && identityPath(p) {
 					return nil, fmt.Errorf("its JSON patch op %v %s touches the object's identity", op["op"], p)
 				}
 			}

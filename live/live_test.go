@@ -52,6 +52,12 @@ func TestBodiesMoveToTheRunNamespaceAndCarryTheLabel(t *testing.T) {
 			t.Fatalf("%s %v", out, err)
 		}
 	}
+	// An ordinary JSON patch (test, then replace) goes out as it is.
+	tested := api.Request{Verb: api.Patch, Ref: cm1, PatchType: api.JSONPatch,
+		Body: []byte(`[{"op":"test","path":"/metadata/resourceVersion","value":"101"},{"op":"replace","path":"/data/x","value":"a"}]`)}
+	if got, err := b.patchBody(tested); err != nil || string(got) != string(tested.Body) {
+		t.Fatalf("a JSON patch of data was refused or changed: %s %v", got, err)
+	}
 	merge := api.Request{Verb: api.Patch, Ref: cm1, PatchType: api.MergePatch, Body: []byte(`{"data":{"x":"a"}}`)}
 	if got, err := b.patchBody(merge); err != nil || string(got) != `{"data":{"x":"a"}}` {
 		t.Fatalf("a patch without a namespace must go out byte for byte: %s %v", got, err)
@@ -80,6 +86,7 @@ func TestBodiesThatNameAnotherObjectAreRefused(t *testing.T) {
 		{api.Patch, api.ApplyPatch, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: victim\n", `names ConfigMap "victim"`},
 		{api.Patch, api.JSONPatch, `[{"op":"replace","path":"/metadata/name","value":"victim"}]`, `touches the object's identity`},
 		{api.Patch, api.JSONPatch, `[{"op":"move","from":"/metadata/namespace","path":"/data/x"}]`, `touches the object's identity`},
+		{api.Patch, api.JSONPatch, `[{"op":"replace","path":"","value":{}}]`, `touches the object's identity`},
 	} {
 		req := api.Request{Verb: tc.verb, Ref: cm1, PatchType: tc.pt, Body: []byte(tc.body)}
 		var err error
