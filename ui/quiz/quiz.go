@@ -168,6 +168,9 @@ type Model struct {
 	race    raceview.Model
 	code    codepane.Model
 	runs    map[string]*raceview.Run
+	// computing holds the races asked for and not yet arrived: a race is
+	// computed once, however often it is asked for meanwhile.
+	computing map[string]bool
 	want    string
 	wantHid bool
 	wantRev bool
@@ -183,7 +186,7 @@ type Model struct {
 // New builds the screen; Load (a command) fetches its data.
 func New(cfg Config, st *styles.Styles) Model {
 	m := Model{cfg: cfg, st: st, countI: defaultCount, race: raceview.New(st), code: codepane.New(st),
-		text: textpane.New(st), runs: map[string]*raceview.Run{}, Keys: DefaultKeys()}
+		text: textpane.New(st), runs: map[string]*raceview.Run{}, computing: map[string]bool{}, Keys: DefaultKeys()}
 	m.text.Keys = m.Keys.Text
 	if cfg.Ticker != nil {
 		m.race.Tick = cfg.Ticker
@@ -304,10 +307,15 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.phase = setup
 		return m, nil
 	case raceReady:
+		delete(m.computing, msg.key)
 		if msg.err != nil {
 			if msg.key == m.want {
 				m.raceErr = msg.err
 			}
+			return m, nil
+		}
+		if _, dup := m.runs[msg.key]; dup {
+			// A late duplicate must not reset a stage that may be playing.
 			return m, nil
 		}
 		m.runs[msg.key] = msg.run
@@ -546,6 +554,10 @@ func (m *Model) show(opt int, hidden, play bool) tea.Cmd {
 	if m.data == nil || m.data.Races == nil {
 		return nil
 	}
+	if m.computing[k] {
+		return nil // asked again before the first answer came: that answer will do
+	}
+	m.computing[k] = true
 	step := m.item.Question.Step()
 	var o *lessons.Option
 	if opt >= 0 {

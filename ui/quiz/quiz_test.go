@@ -434,3 +434,34 @@ func TestLoadFailureIsShown(t *testing.T) {
 	d.Run(d.Model.Init())
 	mustContain(t, d.View(), "the quiz could not be loaded", "file does not exist")
 }
+
+// Asked for twice before it arrives, a race is computed once; a late
+// duplicate never replaces the race on the stage (issue 17, as in the
+// player).
+func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
+	f := open(t, 120, 40)
+	findKind(t, f, qz.Race)
+	m := f.quiz()
+	for k := range m.runs {
+		delete(m.runs, k) // as if it had not been computed yet
+	}
+	m.want = ""
+	first := m.show(-1, true, false)
+	if first == nil {
+		t.Fatal("the race was not asked for")
+	}
+	if again := m.show(-1, true, false); again != nil {
+		t.Fatal("asked for again while it was being computed")
+	}
+	msg := first().(raceReady)
+	m, _ = m.Update(msg)
+	on := m.race.Run()
+	if on == nil || on != msg.run {
+		t.Fatal("the race did not arrive on the stage")
+	}
+	late := raceReady{key: msg.key, run: &raceview.Run{Outcome: msg.run.Outcome}}
+	m, _ = m.Update(late)
+	if m.race.Run() != on {
+		t.Fatal("a late duplicate replaced the race on the stage")
+	}
+}
