@@ -84,13 +84,8 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if p.confirm {
 		switch {
 		case key.Matches(msg, k.Yes):
-			// Never os.WriteFile: on a FIFO it would wait for a reader,
-			// and the screen with it.
-			if err := userfile.Overwrite(resolve(p.path), p.data); err != nil {
-				p.confirm, p.err = false, err.Error()
-				return m, nil
-			}
-			m.wrote(p)
+			p.confirm = false
+			return m, writeFile(p.kind, p.path, p.data, true)
 		case key.Matches(msg, k.No):
 			p.confirm, p.err = false, "not overwritten: give another name"
 		}
@@ -116,20 +111,55 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		p.data = data
-		switch err := writeNew(resolve(path), data); {
-		case errors.Is(err, fs.ErrExist):
-			// Never overwrite without asking.
-			p.confirm = true
-		case err != nil:
-			p.err = err.Error()
-		default:
-			m.wrote(p)
-		}
-		return m, nil
+		return m, writeFile(p.kind, path, data, false)
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
 	return m, cmd
+}
+
+// fileWritten is a save or an export carried out off the UI loop.
+type fileWritten struct {
+	kind   promptKind
+	path   string
+	exists bool // not written: the file is there, and overwrite was not asked
+	err    error
+}
+
+func (fileWritten) sandboxMsg() {}
+
+// writeFile writes in a command: Update never touches a file, which could
+// be a FIFO that waits for a reader (and the screen with it).
+func writeFile(k promptKind, path string, data []byte, overwrite bool) tea.Cmd {
+	return func() tea.Msg {
+		var err error
+		if overwrite {
+			// Never os.WriteFile: on a FIFO it would wait for a reader.
+			err = userfile.Overwrite(resolve(path), data)
+		} else {
+			err = writeNew(resolve(path), data)
+		}
+		if errors.Is(err, fs.ErrExist) {
+			return fileWritten{kind: k, path: path, exists: true}
+		}
+		return fileWritten{kind: k, path: path, err: err}
+	}
+}
+
+func (m Model) onWritten(msg fileWritten) Model {
+	p := m.prompt
+	if p == nil || p.kind != msg.kind || p.path != msg.path {
+		return m // the prompt was closed or changed meanwhile
+	}
+	switch {
+	case msg.exists:
+		p.confirm = true // never overwrite without asking
+	case msg.err != nil:
+		p.err = msg.err.Error()
+	default:
+		m.wrote(p)
+	}
+	return m
 }
 
 // writeNew creates path with data, failing with fs.ErrExist if it is

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
 // within runs f and fails the test if it has not returned in 10 s: what it
@@ -57,5 +59,30 @@ func TestFilePromptsNeverBlock(t *testing.T) {
 	}
 	if v := d.View(); strings.Contains(v, "saved to") {
 		t.Fatalf("said saved:\n%s", v)
+	}
+}
+
+// Update never writes a file: a save is a command, carried out off the UI
+// loop (a path may be a FIFO that waits for a reader), and its answer comes
+// back as a message (issue 16).
+func TestSaveWritesInACommandNotInUpdate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "race.yaml")
+	d := newDriver(t, nil)
+	d.Press("s", "ctrl+u")
+	typeText(d, path)
+	m, cmd := sb(d).Update(uitest.Key("enter"))
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("Update wrote the file itself (stat: %v)", err)
+	}
+	if cmd == nil {
+		t.Fatal("no command to write the file")
+	}
+	msg := cmd()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the command did not write the file: %v", err)
+	}
+	m, _ = m.Update(msg)
+	if !strings.Contains(m.View(), "saved to "+path) {
+		t.Fatalf("the save was not reported:\n%s", m.View())
 	}
 }

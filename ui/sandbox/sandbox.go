@@ -228,6 +228,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onExplore(msg)
 	case fileLoaded:
 		return m.onLoaded(msg), nil
+	case fileWritten:
+		return m.onWritten(msg), nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
