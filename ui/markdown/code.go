@@ -33,7 +33,7 @@ func Code(src, style string, width int) string {
 		return out
 	}
 	res := code(src, style, width)
-	cache[k] = res
+	remember(k, res)
 	return res
 }
 

@@ -29,6 +29,19 @@ var (
 	renderers = map[[2]interface{}]*glamour.TermRenderer{}
 )
 
+// cacheLimit bounds the cache: every width a window is resized through
+// renders every text again, so an unbounded cache grows for as long as the
+// learner drags the window's edge. A course's texts at a couple of widths
+// fit well under it; past it the cache starts over (the caller holds mu).
+const cacheLimit = 2048
+
+func remember(k key, out string) {
+	if len(cache) >= cacheLimit {
+		clear(cache)
+	}
+	cache[k] = out
+}
+
 // Render renders Markdown to width columns in the named glamour style
 // ("dark", "light" or "notty"). Document margins are removed (the panes
 // draw their own), and so are the blank lines glamour puts around the
@@ -49,7 +62,7 @@ func Render(text, style string, width int) string {
 		out = layout.Wrap(strings.TrimSpace(text), width)
 	}
 	out = layout.Width(out, width)
-	cache[k] = out
+	remember(k, out)
 	return out
 }
 

@@ -82,3 +82,16 @@ func TestGoCodeBlocksContinueWithAMark(t *testing.T) {
 		}
 	}
 }
+
+// Resizing through every width never grows the cache past its bound (what
+// Render and Code store goes through remember).
+func TestCacheIsBounded(t *testing.T) {
+	mu.Lock()
+	defer mu.Unlock()
+	for w := 0; w < 3*cacheLimit; w++ {
+		remember(key{"notty", w, "text"}, "out")
+		if len(cache) > cacheLimit {
+			t.Fatalf("%d entries after %d widths, limit %d", len(cache), w+1, cacheLimit)
+		}
+	}
+}
