@@ -6,29 +6,39 @@ import (
 	"sync"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/managedfields"
-	"k8s.io/client-go/applyconfigurations"
+	"sigs.k8s.io/structured-merge-diff/v6/typed"
 
 	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/apiserver/internal/typeschema"
 )
 
-// Schema holds the real field managers of every served kind. Building it
-// parses the OpenAPI models of the built-in types (tens of milliseconds), so
-// it is built once, lazily, and shared: it is immutable and holds no state of
-// any run, which keeps every run a pure function of its inputs.
+// Schema holds the real field managers of every served kind. A built-in
+// kind's field manager needs that kind's OpenAPI types, which used to mean
+// parsing client-go's schema of every built-in type (~100 ms, ~19 MB, at the
+// first write of any run). Now each kind's manager is built at the first
+// write of that kind, from only the types it needs (typeschema_gen.go), once
+// per schema. The schema holds no state of any run: which managers exist
+// changes no answer, so every run stays a pure function of its inputs. It
+// is shared by the explorer's goroutine and the UI, hence the lock.
 type Schema struct {
+	mu       sync.Mutex
+	scheme   *runtime.Scheme
 	managers map[managerKey]*managedfields.FieldManager
+	// converters counts the type converters built, by kind: each kind's
+	// is built once, and only when a run writes that kind.
+	converters map[api.Kind]int
 }
 
 type managerKey struct {
 	kind        api.Kind
 	subresource string
 }
+
+//go:generate go run gen_typeschema.go
 
 var defaultSchema = sync.OnceValues(newSchema)
 
@@ -43,48 +53,93 @@ func DefaultSchema() *Schema {
 }
 
 func newSchema() (*Schema, error) {
-	scheme := runtime.NewScheme()
-	if err := corev1.AddToScheme(scheme); err != nil {
+	scheme, err := typeschema.Scheme()
+	if err != nil {
 		return nil, err
 	}
-	if err := appsv1.AddToScheme(scheme); err != nil {
-		return nil, err
-	}
-	// The real schema of the built-in types: finalizers are a set,
-	// containers merge by name. A deduced schema would make every list
-	// atomic and invent conflicts a real server does not report.
-	builtin := applyconfigurations.NewTypeConverter(scheme)
-	// The Widget CRD declares no list-type markers, and a real server
-	// treats such lists as atomic, which is what the deduced converter does.
-	custom := managedfields.NewDeducedTypeConverter()
-
-	s := &Schema{managers: map[managerKey]*managedfields.FieldManager{}}
-	for _, k := range api.Kinds() {
-		info, _ := api.Lookup(k)
-		for _, sub := range []string{"", "status"} {
-			if sub == "status" && !info.StatusSubresource {
-				continue
-			}
-			var (
-				fm  *managedfields.FieldManager
-				err error
-			)
-			if info.Builtin {
-				fm, err = managedfields.NewDefaultFieldManager(builtin, identity{}, identity{}, creater{}, info.GVK(), info.GVK().GroupVersion(), sub, nil)
-			} else {
-				fm, err = managedfields.NewDefaultCRDFieldManager(custom, identity{}, identity{}, creater{}, info.GVK(), info.GVK().GroupVersion(), sub, nil)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("field manager for %s: %w", k, err)
-			}
-			s.managers[managerKey{k, sub}] = fm
-		}
-	}
-	return s, nil
+	return &Schema{
+		scheme:     scheme,
+		managers:   map[managerKey]*managedfields.FieldManager{},
+		converters: map[api.Kind]int{},
+	}, nil
 }
 
+// manager returns the field manager of kind k's subresource ("" for the
+// object itself), building it and the kind's type converter at first use.
 func (s *Schema) manager(k api.Kind, subresource string) *managedfields.FieldManager {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if fm, ok := s.managers[managerKey{k, subresource}]; ok {
+		return fm
+	}
+	if err := s.build(k); err != nil {
+		// The schemas are compiled into the binary: failing here is a build bug.
+		panic(err)
+	}
 	return s.managers[managerKey{k, subresource}]
+}
+
+// build makes kind k's type converter and the field managers of its
+// endpoints. Called with s.mu held.
+func (s *Schema) build(k api.Kind) error {
+	info, ok := api.Lookup(k)
+	if !ok {
+		return fmt.Errorf("field manager for unknown kind %q", k)
+	}
+	var converter managedfields.TypeConverter
+	if info.Builtin {
+		// The real schema of the built-in types: finalizers are a set,
+		// containers merge by name. A deduced schema would make every list
+		// atomic and invent conflicts a real server does not report.
+		name, err := s.scheme.ToOpenAPIDefinitionName(info.GVK())
+		if err != nil {
+			return fmt.Errorf("field manager for %s: %w", k, err)
+		}
+		types, ok := builtinTypeSchemas[name]
+		if !ok {
+			return fmt.Errorf("field manager for %s: no types for %s in typeschema_gen.go (run go generate ./sim/apiserver)", k, name)
+		}
+		parser, err := typed.NewParser(typed.YAMLObject(types))
+		if err != nil {
+			return fmt.Errorf("field manager for %s: %w", k, err)
+		}
+		converter = managedfields.NewSchemeTypeConverter(s.scheme, parser)
+	} else {
+		// The Widget CRD declares no list-type markers, and a real server
+		// treats such lists as atomic, which is what the deduced converter does.
+		converter = managedfields.NewDeducedTypeConverter()
+	}
+	s.converters[k]++
+	for _, sub := range []string{"", "status"} {
+		if sub == "status" && !info.StatusSubresource {
+			continue
+		}
+		var (
+			fm  *managedfields.FieldManager
+			err error
+		)
+		if info.Builtin {
+			fm, err = managedfields.NewDefaultFieldManager(converter, identity{}, identity{}, creater{}, info.GVK(), info.GVK().GroupVersion(), sub, nil)
+		} else {
+			fm, err = managedfields.NewDefaultCRDFieldManager(converter, identity{}, identity{}, creater{}, info.GVK(), info.GVK().GroupVersion(), sub, nil)
+		}
+		if err != nil {
+			return fmt.Errorf("field manager for %s: %w", k, err)
+		}
+		s.managers[managerKey{k, sub}] = fm
+	}
+	return nil
+}
+
+// convertersBuilt reports how many type converters each kind has had built.
+func (s *Schema) convertersBuilt() map[api.Kind]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := map[api.Kind]int{}
+	for k, n := range s.converters {
+		out[k] = n
+	}
+	return out
 }
 
 // The store keeps every object as unstructured JSON in its only version, so
