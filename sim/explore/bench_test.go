@@ -49,3 +49,31 @@ func BenchmarkExplore(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMerged measures the state-merging search against the plain
+// enumeration on the same races, and reports how many distinct states and
+// played paths stand for the interleavings.
+func BenchmarkMerged(b *testing.B) {
+	apiserver.DefaultSchema()
+	for _, c := range []struct{ n, loops int }{{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {4, 1}} {
+		for _, reference := range []bool{false, true} {
+			name := fmt.Sprintf("%dctl_x_%dsteps/merged", c.n, 2*c.loops)
+			if reference {
+				name = fmt.Sprintf("%dctl_x_%dsteps/reference", c.n, 2*c.loops)
+			}
+			b.Run(name, func(b *testing.B) {
+				sc := benchScenario(c.n, c.loops).Scenario()
+				var r *Result
+				for i := 0; i < b.N; i++ {
+					var err error
+					if r, err = Explore(context.Background(), sc, Options{reference: reference}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(r.Schedules), "schedules")
+				b.ReportMetric(float64(r.States), "states")
+				b.ReportMetric(float64(r.Paths), "paths")
+			})
+		}
+	}
+}

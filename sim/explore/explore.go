@@ -21,6 +21,9 @@ type Options struct {
 	// NoMemo turns off the server's memory of answers (for measuring it,
 	// and for checking that it changes nothing).
 	NoMemo bool
+	// reference turns off state merging: every interleaving is played to
+	// its end, as the explorer did before merging (tests compare the two).
+	reference bool
 }
 
 // DefaultMaxSchedules keeps an accidental explosion (an unbounded retry
@@ -29,20 +32,32 @@ const DefaultMaxSchedules = 1_000_000
 
 // Result is the tally.
 type Result struct {
-	Scenario  string         `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// Schedules is the number of interleavings the tally covers.
 	Schedules int            `json:"schedules"`
 	Tally     map[string]int `json:"tally"`
+	// States is the number of distinct branching states explored, and
+	// Paths the number of schedules actually played to their end: every
+	// other interleaving reached a state already explored and took its
+	// tally from there (Schedules/Paths is how many interleavings each
+	// explored path stands for).
+	States int `json:"states"`
+	Paths  int `json:"paths"`
 	// Examples holds the first schedule found for each verdict.
 	Examples  map[string][]string `json:"examples"`
 	Truncated bool                `json:"truncated"`
 	Cancelled bool                `json:"cancelled"`
 }
 
-// Explore runs every interleaving by depth-first search. At each branch the
-// world is cloned, so every schedule is played exactly once from its
-// divergence point rather than replayed from the start. Nothing is pruned:
-// two schedules that differ only in the order of independent steps are
-// both counted, because the tally counts interleavings, not states.
+// Explore tallies every interleaving by depth-first search. At each branch
+// the world is cloned, so a schedule is played from its divergence point
+// rather than replayed from the start; and a branching state reached again
+// by another order of the same steps (its state key is equal, see
+// race.StateKeys) is not explored again: its subtree's tally, kept from the
+// first visit, is added once more. The tally still counts interleavings,
+// and it is exactly the one playing each of them would give; each example
+// is the first schedule in depth-first order with its verdict, as if every
+// interleaving had been played (merge.go).
 //
 // ctx is checked before every step, not only between interleavings: one
 // interleaving can be a thousand steps long. When it is cancelled the
@@ -63,6 +78,14 @@ func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result,
 		max = scenario.DefaultMaxSteps
 	}
 	r := &Result{Scenario: sc.Name, Tally: map[string]int{}, Examples: map[string][]string{}}
+	if !opts.reference {
+		m := &merger{ctx: ctx, opts: opts, max: max, r: r, keys: race.NewStateKeys(), memo: map[[32]byte]tally{}}
+		t, _, err := m.walk(w)
+		if t != nil {
+			t.addTo(r)
+		}
+		return r, err
+	}
 	cancelled := func() bool {
 		if ctx.Err() != nil {
 			r.Cancelled = true
@@ -78,6 +101,7 @@ func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result,
 			}
 			enabled := w.Enabled()
 			if len(enabled) == 0 || len(w.Taken()) >= max {
+				r.Paths++
 				return r.leaf(w, opts), nil
 			}
 			if len(enabled) == 1 {
