@@ -165,16 +165,16 @@ type Model struct {
 	newBest bool
 	missI   int
 
-	race    raceview.Model
-	code    codepane.Model
-	runs    map[string]*raceview.Run
+	race raceview.Model
+	code codepane.Model
+	runs map[string]*raceview.Run
 	// computing holds the races asked for and not yet arrived: a race is
 	// computed once, however often it is asked for meanwhile.
 	computing map[string]bool
-	want    string
-	wantHid bool
-	wantRev bool
-	raceErr error
+	want      string
+	wantHid   bool
+	wantRev   bool
+	raceErr   error
 	// hidden is the last run drawn without its writes (withoutWrites).
 	hidden *hiddenRun
 
