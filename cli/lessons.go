@@ -338,7 +338,7 @@ func describeOutcome(o *race.Outcome, err error) string {
 		return "error: " + err.Error()
 	}
 	var parts []string
-	parts = append(parts, o.Verdict)
+	parts = append(parts, string(o.Verdict))
 	for _, l := range o.Lost {
 		parts = append(parts, "lost "+l.Field+" ("+l.Owner+")")
 	}

@@ -7,6 +7,7 @@ package lessons
 
 import (
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/race"
 )
 
 // Lesson is one lesson file.
@@ -124,7 +125,7 @@ func (s Strategy) Apply(p controller.Program) controller.Program {
 // Claim is a statement about a race's outcome. Exactly one field is set.
 type Claim struct {
 	// Verdict: the run's verdict (no-loss, lost, gave-up, requeued, unfinished).
-	Verdict string `yaml:"verdict,omitempty"`
+	Verdict race.Verdict `yaml:"verdict,omitempty"`
 	// Lost: this field is reported lost.
 	Lost string `yaml:"lost,omitempty"`
 	// Kept: this field is not reported lost.
@@ -182,6 +183,6 @@ type StatusClaim struct {
 // ExploreClaim: over all interleavings, the number with Verdict is None
 // (zero), Some (at least one) or All.
 type ExploreClaim struct {
-	Verdict string `yaml:"verdict"`
-	Count   string `yaml:"count"` // none, some, all
+	Verdict race.Verdict `yaml:"verdict"`
+	Count   string       `yaml:"count"` // none, some, all
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/race"
 )
 
 // stopAfter is a context whose Err turns to Canceled on its n-th call:
@@ -82,7 +83,7 @@ func TestCancelAnswersQuickly(t *testing.T) {
 	}
 }
 
-func firstVerdict(r *Result) string {
+func firstVerdict(r *Result) race.Verdict {
 	for v := range r.Tally {
 		return v
 	}

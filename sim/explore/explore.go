@@ -34,8 +34,8 @@ const DefaultMaxSchedules = 1_000_000
 type Result struct {
 	Scenario string `json:"scenario"`
 	// Schedules is the number of interleavings the tally covers.
-	Schedules int            `json:"schedules"`
-	Tally     map[string]int `json:"tally"`
+	Schedules int                  `json:"schedules"`
+	Tally     map[race.Verdict]int `json:"tally"`
 	// States is the number of distinct branching states explored, and
 	// Paths the number of schedules actually played to their end: every
 	// other interleaving reached a state already explored and took its
@@ -44,9 +44,9 @@ type Result struct {
 	States int `json:"states"`
 	Paths  int `json:"paths"`
 	// Examples holds the first schedule found for each verdict.
-	Examples  map[string][]string `json:"examples"`
-	Truncated bool                `json:"truncated"`
-	Cancelled bool                `json:"cancelled"`
+	Examples  map[race.Verdict][]string `json:"examples"`
+	Truncated bool                      `json:"truncated"`
+	Cancelled bool                      `json:"cancelled"`
 }
 
 // Explore tallies every interleaving by depth-first search. At each branch
@@ -73,11 +73,8 @@ func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result,
 	if opts.MaxSchedules == 0 {
 		opts.MaxSchedules = DefaultMaxSchedules
 	}
-	max := sc.MaxSteps
-	if max == 0 {
-		max = scenario.DefaultMaxSteps
-	}
-	r := &Result{Scenario: sc.Name, Tally: map[string]int{}, Examples: map[string][]string{}}
+	max := sc.StepBudget()
+	r := &Result{Scenario: sc.Name, Tally: map[race.Verdict]int{}, Examples: map[race.Verdict][]string{}}
 	if !opts.reference {
 		m := &merger{ctx: ctx, opts: opts, max: max, r: r, keys: race.NewStateKeys(), memo: map[[32]byte]tally{}}
 		t, _, err := m.walk(w)

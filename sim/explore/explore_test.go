@@ -53,7 +53,7 @@ func TestUnconditionalUpdateLosesInSomeInterleavings(t *testing.T) {
 	// Two controllers, two steps each (read, write): C(4,2) = 6 schedules.
 	// The update is lost whenever both read before either writes: a b a b,
 	// a b b a, b a a b, b a b a.
-	want := map[string]int{race.VerdictLost: 4, race.VerdictNoLoss: 2}
+	want := map[race.Verdict]int{race.VerdictLost: 4, race.VerdictNoLoss: 2}
 	if r.Schedules != 6 || !reflect.DeepEqual(r.Tally, want) {
 		t.Fatalf("got %d schedules, tally %v; want 6, %v", r.Schedules, r.Tally, want)
 	}
@@ -129,7 +129,7 @@ func TestCloningMatchesReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]int{}
+		want := map[race.Verdict]int{}
 		var replay func(prefix []string)
 		replay = func(prefix []string) {
 			w, err := race.New(sc)

@@ -11,8 +11,8 @@ import (
 // order.
 type tally []int
 
-var verdictIndex = func() map[string]int {
-	m := map[string]int{}
+var verdictIndex = func() map[race.Verdict]int {
+	m := map[race.Verdict]int{}
 	for i, v := range race.Verdicts {
 		m[v] = i
 	}

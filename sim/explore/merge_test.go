@@ -164,7 +164,7 @@ func randomScenario(rng *rand.Rand, i int) *scenario.Scenario {
 func TestMergingMatchesReferenceOnRandomScenarios(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 14))
 	compared, merged := 0, 0
-	verdicts := map[string]bool{}
+	verdicts := map[race.Verdict]bool{}
 	for i := 0; compared < 100 && i < 400; i++ {
 		sc := randomScenario(rng, i)
 		if _, err := race.New(sc); err != nil {

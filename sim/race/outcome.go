@@ -7,17 +7,20 @@ import (
 	"github.com/conflictlab/conflictlab/sim/controller"
 )
 
+// Verdict classifies a run; scripts read it as a string in the JSON.
+type Verdict string
+
 // Verdicts, from worst to best. A run gets the first that applies.
 const (
-	VerdictLost       = "lost"       // a field a controller wrote was erased by a stale write
-	VerdictGaveUp     = "gave-up"    // a controller stopped with its change not made
-	VerdictUnfinished = "unfinished" // the step budget ran out (an unbounded loop)
-	VerdictRequeued   = "requeued"   // every change landed, after at least one requeue
-	VerdictNoLoss     = "no-loss"
+	VerdictLost       Verdict = "lost"       // a field a controller wrote was erased by a stale write
+	VerdictGaveUp     Verdict = "gave-up"    // a controller stopped with its change not made
+	VerdictUnfinished Verdict = "unfinished" // the step budget ran out (an unbounded loop)
+	VerdictRequeued   Verdict = "requeued"   // every change landed, after at least one requeue
+	VerdictNoLoss     Verdict = "no-loss"
 )
 
 // Verdicts lists them in order (VerdictStale is in stale.go).
-var Verdicts = []string{VerdictLost, VerdictStale, VerdictGaveUp, VerdictUnfinished, VerdictRequeued, VerdictNoLoss}
+var Verdicts = []Verdict{VerdictLost, VerdictStale, VerdictGaveUp, VerdictUnfinished, VerdictRequeued, VerdictNoLoss}
 
 // Outcome is everything a run produced. Field names are stable: scripts and
 // tests read the JSON.
@@ -36,7 +39,7 @@ type Outcome struct {
 	Overwritten []Loss `json:"overwritten"`
 	// Stale are decisions written from data that had changed (stale.go).
 	Stale    []StaleDecision `json:"stale,omitempty"`
-	Verdict  string          `json:"verdict"`
+	Verdict  Verdict         `json:"verdict"`
 	Requests int             `json:"requests"`
 }
 
@@ -105,7 +108,7 @@ func (w *World) Outcome() *Outcome {
 
 // Verdict classifies the run so far without building a whole Outcome (the
 // explorer calls it once per interleaving).
-func (w *World) Verdict() string {
+func (w *World) Verdict() Verdict {
 	lost, _ := w.trace.losses(w)
 	lost = append(lost, w.trace.collateral(w)...)
 	gaveUp, requeued, running := false, false, false
@@ -117,7 +120,7 @@ func (w *World) Verdict() string {
 	return verdict(len(lost) > 0, w.hasStaleDecision(), gaveUp, running, requeued)
 }
 
-func verdict(lost, stale, gaveUp, running, requeued bool) string {
+func verdict(lost, stale, gaveUp, running, requeued bool) Verdict {
 	switch {
 	case lost:
 		return VerdictLost

@@ -11,7 +11,7 @@ import (
 // deciding field had changed on the server before the write: a scaler that
 // scales up on "load: high" after the load dropped. No field is lost — the
 // object is inconsistent with itself.
-const VerdictStale = "stale"
+const VerdictStale Verdict = "stale"
 
 // StaleDecision is one decision written from data that had changed.
 type StaleDecision struct {

@@ -167,7 +167,7 @@ func ExploreText(w io.Writer, r *explore.Result) error {
 		bar := strings.Repeat("█", max(1, n*40/max(1, r.Schedules)))
 		fmt.Fprintf(w, "  %-10s %7d %5.1f%%  %s\n", v, n, 100*float64(n)/float64(r.Schedules), bar)
 	}
-	keys := make([]string, 0, len(r.Examples))
+	keys := make([]race.Verdict, 0, len(r.Examples))
 	for k := range r.Examples {
 		keys = append(keys, k)
 	}
@@ -179,7 +179,7 @@ func ExploreText(w io.Writer, r *explore.Result) error {
 	return nil
 }
 
-func rank(v string) int {
+func rank(v race.Verdict) int {
 	for i, x := range race.Verdicts {
 		if x == v {
 			return i

@@ -525,7 +525,7 @@ func (m Model) endLine(gaveUp []string) []string {
 	case race.VerdictUnfinished:
 		out = append(out, st.Warn.Render(styles.Warn+" stopped: the step budget ran out with a controller still retrying"))
 	default:
-		out = append(out, st.Warn.Render(styles.Warn+" finished: "+o.Verdict))
+		out = append(out, st.Warn.Render(styles.Warn+" finished: "+string(o.Verdict)))
 	}
 	return out
 }

@@ -234,8 +234,8 @@ func (m *Model) judgeFix(sc *scenario.Scenario, r *explore.Result) tea.Cmd {
 }
 
 // verdicts are the outcomes found, worst first.
-func (m Model) verdicts() []string {
-	var out []string
+func (m Model) verdicts() []race.Verdict {
+	var out []race.Verdict
 	if r := m.ex.result; r != nil {
 		for _, v := range race.Verdicts {
 			if r.Tally[v] > 0 {
@@ -315,7 +315,7 @@ func (m Model) viewExplore(w, h int) string {
 	for i, v := range m.verdicts() {
 		n := r.Tally[v]
 		lead := "  "
-		name := layout.Pad(v, 11)
+		name := layout.Pad(string(v), 11)
 		if i == ex.cursor {
 			lead = st.Accent.Render(styles.Cursor) + " "
 			name = st.Selected.Render(name)
@@ -339,7 +339,7 @@ func (m Model) viewExplore(w, h int) string {
 	return layout.Fit(strings.Join(lines, "\n"), w, h)
 }
 
-func verdictStyle(st *styles.Styles, v string) interface{ Render(...string) string } {
+func verdictStyle(st *styles.Styles, v race.Verdict) interface{ Render(...string) string } {
 	switch v {
 	case race.VerdictLost:
 		return st.Bad

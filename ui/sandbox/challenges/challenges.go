@@ -122,7 +122,7 @@ func Fixed(r *explore.Result) (ok bool, why string) {
 	case r.Truncated:
 		return false, fmt.Sprintf("the race has more than %d interleavings: make it smaller", r.Schedules)
 	}
-	for _, v := range []string{race.VerdictLost, race.VerdictGaveUp, race.VerdictUnfinished} {
+	for _, v := range []race.Verdict{race.VerdictLost, race.VerdictGaveUp, race.VerdictUnfinished} {
 		if n := r.Tally[v]; n > 0 {
 			return false, fmt.Sprintf("%d of %d interleavings end %s", n, r.Schedules, v)
 		}
