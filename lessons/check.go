@@ -207,7 +207,7 @@ func (p *Pack) CheckClaim(s Step, opt *Option, o *race.Outcome, c Claim) error {
 	case c.Status != nil:
 		for _, cr := range o.Controllers {
 			if cr.Name == c.Status.Controller {
-				if cr.Status != c.Status.Is {
+				if cr.Status != controller.Status(c.Status.Is) {
 					return fmt.Errorf("%s ended %s, not %s", cr.Name, cr.Status, c.Status.Is)
 				}
 				return nil
@@ -264,7 +264,7 @@ func checkCode(o *race.Outcome, c CodeClaim) error {
 		return nil
 	}
 	for _, st := range o.Steps {
-		if st.Kind == "request" && (c.By == "" || st.Actor == c.By) && st.Code == c.Is {
+		if st.Kind == race.StepRequest && (c.By == "" || st.Actor == c.By) && st.Code == c.Is {
 			return nil
 		}
 	}

@@ -163,7 +163,7 @@ func (r *exampleRun) controller(t *testing.T, name string) race.ControllerResult
 
 func (r *exampleRun) wantStatus(t *testing.T, name string, want controller.Status) {
 	t.Helper()
-	if got := r.controller(t, name).Status; got != string(want) {
+	if got := r.controller(t, name).Status; got != want {
 		t.Errorf("%s ended %s, want %s", name, got, want)
 	}
 }

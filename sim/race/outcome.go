@@ -45,13 +45,13 @@ type Outcome struct {
 
 // ControllerResult is one controller's end state.
 type ControllerResult struct {
-	Name      string           `json:"name"`
-	Read      string           `json:"read"`
-	Write     string           `json:"write"`
-	Status    string           `json:"status"`
-	Stats     controller.Stats `json:"stats"`
-	LastError string           `json:"lastError,omitempty"`
-	CacheRV   int64            `json:"cacheRV"`
+	Name      string            `json:"name"`
+	Read      string            `json:"read"`
+	Write     string            `json:"write"`
+	Status    controller.Status `json:"status"`
+	Stats     controller.Stats  `json:"stats"`
+	LastError string            `json:"lastError,omitempty"`
+	CacheRV   int64             `json:"cacheRV"`
 }
 
 // Loss is a field a controller meant to change whose final value does not
@@ -88,7 +88,7 @@ func (w *World) Outcome() *Outcome {
 	for _, a := range w.actors {
 		st := a.machine.Stats()
 		r := ControllerResult{Name: a.name, Read: string(a.machine.Program().Read), Write: string(a.machine.Program().Write),
-			Status: string(a.machine.Status(w.now)), Stats: st, CacheRV: a.cache.RV()}
+			Status: a.machine.Status(w.now), Stats: st, CacheRV: a.cache.RV()}
 		if err := a.machine.LastError(); err != nil {
 			r.LastError = err.Error()
 		}

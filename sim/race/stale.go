@@ -47,7 +47,7 @@ func (d StaleDecision) String() string {
 func (w *World) staleDecisions(steps []Step, versions []Version) []StaleDecision {
 	var out []StaleDecision
 	for _, s := range steps {
-		if s.Kind != "request" || !s.OK() || s.Verb == api.Get || s.Verb == api.List || s.HeldRV == "" {
+		if s.Kind != StepRequest || !s.OK() || s.Verb == api.Get || s.Verb == api.List || s.HeldRV == "" {
 			continue
 		}
 		a := w.actor(s.Actor)

@@ -256,7 +256,7 @@ func (w *World) doomed() bool {
 func (e *encoder) history(t *trace) {
 	rank := map[int]int{}
 	for _, s := range t.steps {
-		if s.Kind != "request" || !s.OK() || s.Verb == api.Get || s.Verb == api.List {
+		if s.Kind != StepRequest || !s.OK() || s.Verb == api.Get || s.Verb == api.List {
 			continue
 		}
 		rank[s.Index] = len(rank)

@@ -15,15 +15,39 @@ import (
 	"github.com/conflictlab/conflictlab/sim/controller"
 )
 
+// StepKind is what a step was.
+type StepKind string
+
+const (
+	StepRequest StepKind = "request" // an API call
+	StepLister  StepKind = "lister"  // a read of the controller's cache
+	StepWatch   StepKind = "watch"   // a watch event reaching an informer
+)
+
+// WaitKind is why a controller waited between steps.
+type WaitKind string
+
+const (
+	WaitBackoff WaitKind = "backoff" // between the attempts of a retry loop
+	WaitRequeue WaitKind = "requeue" // the error went back to the workqueue
+)
+
+// ChangeOp is how a field differs from the previous version.
+type ChangeOp string
+
+const (
+	ChangeAdded   ChangeOp = "added"
+	ChangeRemoved ChangeOp = "removed"
+	ChangeChanged ChangeOp = "changed"
+)
+
 // Step is one atomic step of a run, as the timeline shows it.
 type Step struct {
-	Index int    `json:"index"`
-	AtMS  int64  `json:"atMs"`
-	Actor string `json:"actor"`
-	// Kind is "request" (an API call), "lister" (a cache read) or "watch"
-	// (an event reaching an informer).
-	Kind    string `json:"kind"`
-	Purpose string `json:"purpose,omitempty"`
+	Index   int      `json:"index"`
+	AtMS    int64    `json:"atMs"`
+	Actor   string   `json:"actor"`
+	Kind    StepKind `json:"kind"`
+	Purpose string   `json:"purpose,omitempty"`
 	// Request is the request line ("UPDATE cm1", "PATCH merge cm1").
 	Request   string          `json:"request,omitempty"`
 	Verb      api.Verb        `json:"verb,omitempty"`
@@ -68,12 +92,10 @@ type Cause struct {
 type Wait struct {
 	Actor string `json:"actor"`
 	// AfterStep is the step whose answer started the wait.
-	AfterStep int `json:"afterStep"`
-	// Kind is "backoff" (between retries) or "requeue" (the error went
-	// back to the workqueue).
-	Kind    string `json:"kind"`
-	FromMS  int64  `json:"fromMs"`
-	UntilMS int64  `json:"untilMs"`
+	AfterStep int      `json:"afterStep"`
+	Kind      WaitKind `json:"kind"`
+	FromMS    int64    `json:"fromMs"`
+	UntilMS   int64    `json:"untilMs"`
 }
 
 // OK reports a 2xx answer.
@@ -93,7 +115,7 @@ type Version struct {
 // Change is one field that differs from the previous version.
 type Change struct {
 	Path string      `json:"path"`
-	Op   string      `json:"op"` // added, removed, changed
+	Op   ChangeOp    `json:"op"`
 	Old  interface{} `json:"old,omitempty"`
 	New  interface{} `json:"new,omitempty"`
 }
@@ -144,7 +166,7 @@ func (t *trace) snapshot(w *World, s *Step) {
 }
 
 func (t *trace) watch(w *World, a *actor, ev apiserver.Event) {
-	s := Step{Actor: a.name, Kind: "watch", Version: -1, RV: ev.Object.GetResourceVersion(),
+	s := Step{Actor: a.name, Kind: StepWatch, Version: -1, RV: ev.Object.GetResourceVersion(),
 		Event: fmt.Sprintf("%s %d", ev.Type, ev.RV), Purpose: "watch event reaches " + a.name + "'s cache"}
 	t.snapshot(w, &s)
 	t.steps = append(t.steps, s)
@@ -170,9 +192,9 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 		PatchType: string(act.Request.PatchType), Code: resp.Code, Version: -1,
 		Subresource: act.Request.Subresource, FieldManager: act.Request.FieldManager, Force: act.Request.Force}
 	if act.Kind == controller.ReadLister {
-		s.Kind, s.Request = "lister", "LISTER "+act.Request.Ref.Name
+		s.Kind, s.Request = StepLister, "LISTER "+act.Request.Ref.Name
 	} else {
-		s.Kind = "request"
+		s.Kind = StepRequest
 	}
 	if len(act.Request.Body) > 0 {
 		s.Body = json.RawMessage(act.Request.Body)
@@ -227,7 +249,7 @@ func causesOf(err error) []Cause {
 }
 
 // wait notes that the actor will sleep from now until wake.
-func (t *trace) wait(actor, kind string, now, wake time.Duration) {
+func (t *trace) wait(actor string, kind WaitKind, now, wake time.Duration) {
 	t.waits = append(t.waits, Wait{Actor: actor, AfterStep: len(t.steps) - 1, Kind: kind,
 		FromMS: now.Milliseconds(), UntilMS: wake.Milliseconds()})
 }
@@ -332,11 +354,11 @@ func Diff(a, b map[string]interface{}) []Change {
 		y, yok := fb[k]
 		switch {
 		case xok && !yok:
-			out = append(out, Change{Path: k, Op: "removed", Old: x})
+			out = append(out, Change{Path: k, Op: ChangeRemoved, Old: x})
 		case !xok && yok:
-			out = append(out, Change{Path: k, Op: "added", New: y})
+			out = append(out, Change{Path: k, Op: ChangeAdded, New: y})
 		case jsonString(x) != jsonString(y):
-			out = append(out, Change{Path: k, Op: "changed", Old: x, New: y})
+			out = append(out, Change{Path: k, Op: ChangeChanged, Old: x, New: y})
 		}
 	}
 	return out

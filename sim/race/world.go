@@ -222,9 +222,9 @@ func (w *World) Step(token string) error {
 	a.machine.Deliver(act, resp, w.now)
 	w.trace.record(w, a, act, resp, before, held)
 	if wake := a.machine.WakeAt(); wake > w.now && !a.machine.Finished() {
-		kind := "backoff"
+		kind := WaitBackoff
 		if a.machine.Stats().Requeues > requeues {
-			kind = "requeue"
+			kind = WaitRequeue
 		}
 		w.trace.wait(a.name, kind, w.now, wake)
 	}

@@ -19,7 +19,7 @@ import (
 // The media type is what the server sees; the patch kind is what a
 // learner chooses between.
 func Method(s race.Step) string {
-	if s.Kind == "lister" {
+	if s.Kind == race.StepLister {
 		return "lister"
 	}
 	verb := string(s.Verb)
@@ -47,7 +47,7 @@ func Method(s race.Step) string {
 // reads and for apply, which has none unless its body names one.
 func Precondition(s race.Step) string {
 	switch {
-	case s.Kind != "request" || s.Verb == api.Get || s.Verb == api.List:
+	case s.Kind != race.StepRequest || s.Verb == api.Get || s.Verb == api.List:
 		return ""
 	case s.SentRV != "":
 		return "rv " + s.SentRV
@@ -73,9 +73,9 @@ func Object(s race.Step) string {
 // write, "200 · RV 101" for a read (nothing was written), "409 Conflict".
 func Answer(s race.Step) string {
 	switch s.Kind {
-	case "watch":
+	case race.StepWatch:
 		return s.Event
-	case "lister":
+	case race.StepLister:
 		if s.Code != 200 {
 			return "not in cache"
 		}
@@ -97,9 +97,9 @@ func Answer(s race.Step) string {
 // "PATCH merge cm1 no rv", "APPLY force cm1", "UPDATE /status w1 no rv".
 func Call(s race.Step) string {
 	switch s.Kind {
-	case "watch":
+	case race.StepWatch:
 		return "⇣ cache ← " + s.Event
-	case "lister":
+	case race.StepLister:
 		return "Lister → " + Answer(s)
 	}
 	c := Method(s) + " " + Object(s)

@@ -21,9 +21,9 @@ func Markdown(w io.Writer, o *race.Outcome) error {
 	for _, s := range o.Steps {
 		id := mermaidID(s.Actor)
 		switch s.Kind {
-		case "watch":
+		case race.StepWatch:
 			fmt.Fprintf(w, "    API--)%s: watch %s\n", id, s.Event)
-		case "lister":
+		case race.StepLister:
 			fmt.Fprintf(w, "    Note over %s: Lister read → %s\n", id, mermaidText(Answer(s)))
 		default:
 			fmt.Fprintf(w, "    %s->>API: %s\n", id, mermaidText(Call(s)))

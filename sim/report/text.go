@@ -45,7 +45,7 @@ func Text(w io.Writer, o *race.Outcome) error {
 			}
 		}
 		server := ""
-		if s.Kind == "request" {
+		if s.Kind == race.StepRequest {
 			server = Answer(s)
 		}
 		line += pad(server, 26)
@@ -107,9 +107,9 @@ func writeVersions(w io.Writer, o *race.Outcome) {
 // "~ data.count: "1" → "2"".
 func FormatChange(c race.Change) string {
 	switch c.Op {
-	case "added":
+	case race.ChangeAdded:
 		return fmt.Sprintf("+ %s: %s", c.Path, compact(c.New))
-	case "removed":
+	case race.ChangeRemoved:
 		return fmt.Sprintf("- %s: %s", c.Path, compact(c.Old))
 	}
 	return fmt.Sprintf("~ %s: %s → %s", c.Path, compact(c.Old), compact(c.New))

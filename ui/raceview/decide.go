@@ -44,7 +44,7 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 	}
 	last := -1
 	for i, s := range o.Steps {
-		if s.Kind != "request" || s.Verb == api.Get || s.Verb == api.List {
+		if s.Kind != race.StepRequest || s.Verb == api.Get || s.Verb == api.List {
 			continue
 		}
 		if !s.OK() {

@@ -127,7 +127,7 @@ func (m Model) inspectVersion(out []string, s race.Step, w int) []string {
 	st := m.st
 	o := m.run.Outcome
 	if s.Version < 0 || s.Version >= len(o.Versions) {
-		if s.Kind == "request" && s.OK() && s.Verb != api.Get && s.Verb != api.List {
+		if s.Kind == race.StepRequest && s.OK() && s.Verb != api.Get && s.Verb != api.List {
 			out = append(out, st.Bold.Render("version"), "  "+st.Faint.Render("none: the write changed nothing, so the object kept its version"))
 		}
 		return out

@@ -127,9 +127,9 @@ func (m Model) renderObject(vi, pi, w int, full bool) []string {
 			text := report.FormatChange(c)
 			style := st.Changed
 			switch c.Op {
-			case "added":
+			case race.ChangeAdded:
 				style = st.Added
-			case "removed":
+			case race.ChangeRemoved:
 				style = st.Removed
 			}
 			if l, ok := lossFor(losses, c.Path); ok {
@@ -322,7 +322,7 @@ func (e *emitter) value(path, k string, depth int, v, pv interface{}, gone bool)
 
 func (e *emitter) isRemoved(path string) bool {
 	for p, c := range e.ch {
-		if c.Op == "removed" && (p == path || strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[")) {
+		if c.Op == race.ChangeRemoved && (p == path || strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[")) {
 			return true
 		}
 	}
@@ -342,7 +342,7 @@ func (e *emitter) line(path, text string, gone bool) {
 			mk = changed
 		default:
 			if c, ok := e.ch[path]; ok {
-				if c.Op == "added" {
+				if c.Op == race.ChangeAdded {
 					mk = added
 				} else {
 					mk = changed

@@ -19,6 +19,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -492,10 +493,10 @@ func (m Model) renderVerdict() []string {
 	var gaveUp []string
 	running := false
 	for _, c := range o.Controllers {
-		if c.Status == "gave-up" {
+		if c.Status == controller.GaveUp {
 			gaveUp = append(gaveUp, c.Name)
 		}
-		running = running || c.Status == "running" || c.Status == "sleeping"
+		running = running || c.Status == controller.Running || c.Status == controller.Sleeping
 	}
 	switch {
 	case !m.open || !running:

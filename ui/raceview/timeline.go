@@ -50,7 +50,7 @@ func (m Model) geometry(w int) geometry {
 	for _, s := range o.Steps {
 		named = max(named, plainWidth(laneText(s, true, target)))
 		short = max(short, plainWidth(laneText(s, false, target)))
-		if s.Kind == "request" {
+		if s.Kind == race.StepRequest {
 			a := plainWidth(styles.OK + " " + report.Answer(s))
 			answer, fullAnswer = max(answer, min(maxAnswer, a)), max(fullAnswer, a)
 		}
@@ -127,7 +127,7 @@ func laneText(s race.Step, named bool, target string) string {
 // answerText is the server's answer with a symbol, so it reads without
 // colour; "" for steps that are not API calls.
 func answerText(s race.Step) string {
-	if s.Kind != "request" {
+	if s.Kind != race.StepRequest {
 		return ""
 	}
 	sym := styles.OK
@@ -271,7 +271,7 @@ func (m Model) stepLines(s race.Step, g geometry, names []string, lane map[strin
 	}
 	li := lane[s.Actor]
 	laneStyle := st.Lane(li)
-	if s.Kind != "request" {
+	if s.Kind != race.StepRequest {
 		laneStyle = st.Faint
 	}
 	var cont []string
@@ -336,7 +336,7 @@ func (m Model) waitLines(wt race.Wait, g geometry, lane, w int) []string {
 		b.WriteString(layout.Pad(st.Faint.Render(fmt.Sprintf("%dms", wt.FromMS)), g.clock))
 	}
 	why := "backs off before its retry"
-	if wt.Kind == "requeue" {
+	if wt.Kind == race.WaitRequeue {
 		why = "returns the error to the workqueue: requeued"
 	}
 	text := fmt.Sprintf("↻ %s %s, next try at %dms (waits %dms)", wt.Actor, why, wt.UntilMS, wt.UntilMS-wt.FromMS)

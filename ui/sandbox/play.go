@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -395,9 +396,9 @@ func (m Model) viewRace(w, h int) string {
 		keys := layout.Pad(st.Accent.Render(m.keysOf(c.Name)), 5)
 		name := layout.Pad(st.Lane(i).Render(c.Name), nameW)
 		what := ""
-		if res := p.out.Controllers[i]; res.Status == "done" {
+		if res := p.out.Controllers[i]; res.Status == controller.Done {
 			what = st.OK.Render(styles.OK + " done")
-		} else if res.Status == "gave-up" {
+		} else if res.Status == controller.GaveUp {
 			what = st.Bad.Render(styles.Bad + " gave up")
 		} else if next, ok := p.next[c.Name]; ok {
 			what = "next: " + next
