@@ -157,9 +157,9 @@ func hostilePack(t *testing.T, edit func(string) string) string {
 	t.Helper()
 	src := copyPack(t, func(s string) string {
 		for from, to := range map[string]string{
-			"title: Counting under concurrency": `title: "Counting` + hostileYAML + `"`,
-			"title: Two events, one counter":    `title: "Two events` + hostileYAML + `"`,
-			`label: "2"`:                        `label: "2` + hostileYAML + `"`,
+			"title: Counting under concurrency":        `title: "Counting` + hostileYAML + `"`,
+			"title: Two events, one counter":           `title: "Two events` + hostileYAML + `"`,
+			`label: "2 — both increments are counted"`: `label: "2` + hostileYAML + `"`,
 		} {
 			if !strings.Contains(s, from) {
 				t.Fatalf("the example pack no longer contains %q", from)

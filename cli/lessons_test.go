@@ -104,7 +104,7 @@ func TestLessonsValidateBrokenPack(t *testing.T) {
 		// step or the line YAML choked on.
 		at, msg string
 	}{
-		{"a correct answer the simulator refutes", `label: "2"` + "\n",
+		{"a correct answer the simulator refutes", `label: "2 — both increments are counted"` + "\n",
 			`label: "2"` + "\n        correct: true\n", `- id: two`, "marked correct, but the simulator refutes it"},
 		{"a wrong claim", `equals: "1"}` + "\n          - lost: data.count", `equals: "7"}` + "\n          - lost: data.count",
 			`- id: one`, "data.count is 1, not 7"},

@@ -1,10 +1,13 @@
 package lessons
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/conflictlab/conflictlab/lessons/answerbias"
 )
 
 // examplePack is examples/pack with its lesson file edited by edit (old,
@@ -119,7 +122,7 @@ func TestWarningsAnswerBias(t *testing.T) {
 	extra := strings.ReplaceAll(q, "%d", "1") + strings.ReplaceAll(q, "%d", "2")
 	p := examplePack(t, "\n  - kind: choose", extra+"\n  - kind: choose")
 	ws := p.Warnings()
-	if len(ws) != 1 || !strings.Contains(ws[0].Error(), "option 2 in all 4 questions of this lesson") {
+	if len(ws) != 1 || !strings.Contains(ws[0].Error(), "01-counting.yaml: steps: warning: the right option is written b in all 4 questions of this lesson") {
 		t.Fatalf("warnings: %v", ws)
 	}
 	// Moving one right answer first lifts it.
@@ -151,12 +154,13 @@ func TestWarningsAnswerBias(t *testing.T) {
 	}
 }
 
-// The pack-wide rules: right answers longest, or at one position, in more
-// than half of at least BiasMinQuestions questions.
+// The pack-wide rules: right answers longest, or at one position, in too
+// many of at least answerbias.MinItems questions; and per question, a right
+// option far longer than every wrong one, or a wrong one that is a stub.
 func TestWarningsPackWide(t *testing.T) {
 	var l []*Lesson
-	for i := 0; i < BiasMinQuestions; i++ {
-		l = append(l, &Lesson{File: "x.yaml", Steps: []Step{{Kind: Predict, Options: []Option{
+	for i := 0; i < answerbias.MinItems; i++ {
+		l = append(l, &Lesson{ID: fmt.Sprint("l", i), File: "x.yaml", Steps: []Step{{Kind: Predict, Line: 10 + i, Options: []Option{
 			{Label: "short"}, {Label: "the long, reasoned right answer", Correct: true}, {Label: "short too"}}}}})
 	}
 	ws := (&Pack{Lessons: l}).Warnings()
@@ -165,14 +169,24 @@ func TestWarningsPackWide(t *testing.T) {
 		all = append(all, w.Error())
 	}
 	joined := strings.Join(all, "\n")
-	for _, want := range []string{"longest label in 6 of 6", "option 2 in 6 of 6"} {
+	for _, want := range []string{"longest in 6 of 6 questions", "written b in 6 of 6 questions",
+		"x.yaml:10: warning: the right option is more than 1.25 times as long", "x.yaml:15: warning: a wrong option is under half"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("want %q in:\n%s", want, joined)
 		}
 	}
-	// Five of six is still a lean; three of six is not.
-	for i := 0; i < 3; i++ {
-		l[i].Steps[0].Options = []Option{{Label: "the long, reasoned right answer", Correct: true}, {Label: "a wrong answer that is longer still"}}
+	// Right answers at a, b and c, longest in two of six, every wrong option
+	// with its reason: nothing to spot.
+	for i := range l {
+		right := "the right answer, with its reason"
+		wrong := []string{"a wrong answer, with a reason too", "another wrong one, reasoned as well"}
+		if i < 2 {
+			wrong = []string{"wrong, short", "also wrong, short"}
+			right = "right, a bit longer"
+		}
+		opts := []Option{{Label: wrong[0]}, {Label: wrong[1]}}
+		opts = append(opts[:i%3], append([]Option{{Label: right, Correct: true}}, opts[i%3:]...)...)
+		l[i].Steps[0].Options = opts
 	}
 	if ws := (&Pack{Lessons: l}).Warnings(); len(ws) != 0 {
 		t.Fatalf("warnings for a balanced pack: %v", ws)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/conflictlab/conflictlab/lessons/answerbias"
 )
 
 // TestBankHasNoGiveaways: the built-in bank cannot be passed by picking the
@@ -11,9 +13,9 @@ import (
 // one that gives a reason.
 func TestBankHasNoGiveaways(t *testing.T) {
 	b := defaultBank(t)
-	bias := MeasureBias(b.Questions)
+	bias, _ := MeasureBias(b.Questions)
 	t.Logf("%d questions: right option longest in %d, written at a–d %v", bias.Items, bias.RightLongest, bias.Position)
-	if p := bias.Problems(); len(p) > 0 {
+	if p := BiasProblems(b.Questions); len(p) > 0 {
 		t.Fatalf("%d problems:\n%s", len(p), strings.Join(p, "\n"))
 	}
 }
@@ -22,7 +24,7 @@ func TestBankHasNoGiveaways(t *testing.T) {
 // reasoned, second option is reported on every count.
 func TestMeasureBiasFlags(t *testing.T) {
 	var src strings.Builder
-	for _, id := range []string{"q1", "q2", "q3"} {
+	for _, id := range []string{"q1", "q2", "q3", "q4", "q5", "q6"} {
 		src.WriteString("- id: " + id + `
   kind: choice
   lesson: versions
@@ -42,12 +44,12 @@ func TestMeasureBiasFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bias := MeasureBias(b.Questions)
-	if bias.Items != 3 || bias.RightLongest != 3 || bias.Position[1] != 3 || len(bias.Giveaways) != 3 || len(bias.Stubs) != 3 {
+	bias, _ := MeasureBias(b.Questions)
+	if bias.Items != 6 || bias.RightLongest != 6 || bias.Position[1] != 6 || len(bias.Giveaways) != 6 || len(bias.Stubs) != 6 || len(bias.SamePlace) != 1 {
 		t.Fatalf("measured %+v", bias)
 	}
-	all := strings.Join(bias.Problems(), "\n")
-	for _, want := range []string{"longest in 3 of 3", "written b in 3 of 3", "biased.yaml:1: q1: the right option is more than", "biased.yaml:14: q2: a wrong option is under half"} {
+	all := strings.Join(BiasProblems(b.Questions), "\n")
+	for _, want := range []string{"longest in 6 of 6", "written b in 6 of 6", "lesson versions: the right option is written b in all 6 questions of this lesson", "biased.yaml:1: q1: the right option is more than", "biased.yaml:14: q2: a wrong option is under half"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)
 		}
@@ -68,7 +70,7 @@ func TestMeasureBiasNeverLongest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := strings.Join(MeasureBias(b.Questions).Problems(), "\n")
+	all := strings.Join(BiasProblems(b.Questions), "\n")
 	if !strings.Contains(all, "the right option is the longest in only 0 of 6") {
 		t.Errorf("problems:\n%s", all)
 	}
@@ -91,7 +93,7 @@ func TestSessionPositionsSpread(t *testing.T) {
 			at[p.Correct()]++
 		}
 		for i, n := range at {
-			if n*100 > MaxPositionShare*s.Len() {
+			if n*100 > answerbias.MaxPositionShare*s.Len() {
 				t.Errorf("seed %d: the right answer is shown %s in %d of %d questions", seed, Letter(i), n, s.Len())
 			}
 		}
