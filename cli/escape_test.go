@@ -59,7 +59,7 @@ func runHostile(t *testing.T, state, stdin string, args ...string) (code int, st
 	return code, out.String(), errb.String()
 }
 
-// hostileScenario is a valid race whose name, description, label and
+// hostileScenario is a valid race whose name, description, annotation and
 // values are full of escape sequences.
 func hostileScenario(t *testing.T) string {
 	t.Helper()
@@ -76,7 +76,7 @@ lag: 0
 objects:
 - apiVersion: v1
   kind: ConfigMap
-  metadata: {name: "` + obj + `", namespace: default, labels: {app: "v` + hostileYAML + `"}}
+  metadata: {name: "` + obj + `", namespace: default, annotations: {app: "v` + hostileYAML + `"}}
   data: {mode: "blue` + hostileYAML + `"}
 controllers:
 - name: a

@@ -170,9 +170,9 @@ func printResult(out io.Writer, p quiz.Presented, r quiz.Result) {
 
 // raceShow plays a question's race with the course pack, loaded on first use.
 type raceShow struct {
-	bank *quiz.Bank
-	pack *lessons.Pack
-	err  error
+	bank  *quiz.Bank
+	races *lessons.Races
+	err   error
 }
 
 func newRaceShow(bank *quiz.Bank) *raceShow { return &raceShow{bank: bank} }
@@ -182,23 +182,23 @@ func (r *raceShow) show(out io.Writer, p quiz.Presented, res quiz.Result) {
 	if q.Kind != quiz.Race && q.Kind != quiz.Method {
 		return
 	}
-	if r.pack == nil && r.err == nil {
-		if r.pack, r.err = lessons.Course(); r.err == nil {
-			r.err = quiz.Prepare(r.bank, r.pack)
+	if r.races == nil && r.err == nil {
+		var pack *lessons.Pack
+		if pack, r.err = lessons.Course(); r.err == nil {
+			r.races = lessons.NewRaces(pack)
+			r.err = quiz.Prepare(r.bank, r.races)
 		}
 	}
 	if r.err != nil {
 		return
 	}
-	step := q.Step()
 	if q.Kind == quiz.Race {
-		o, err := r.pack.Run(step, nil)
+		o, err := r.races.Race(q.Spec(nil))
 		fmt.Fprintf(out, "simulator: %s\n", describeOutcome(o, err))
 		return
 	}
 	play := func(label string, i int) {
-		opt := lessons.Option{Strategy: p.Options[i].Strategy}
-		o, err := r.pack.Run(step, &opt)
+		o, err := r.races.Race(q.Spec(p.Options[i].Strategy))
 		fmt.Fprintf(out, "simulator, %s (%s): %s\n", label, quiz.Letter(i), describeOutcome(o, err))
 	}
 	play("your answer", res.Chosen)

@@ -13,8 +13,9 @@ import (
 // startSandbox runs the TUI on the sandbox, with a race from a file or
 // (sc nil) its own; tests replace it to run without a terminal.
 var startSandbox = func(env Env, sc *scenario.Scenario, file string) error {
-	return tuiExit(ui.Run(ui.Options{In: env.Stdin, Out: env.terminal(), Getenv: env.Getenv, Start: processStart,
-		OpenSandbox: true, Sandbox: sc, SandboxFile: file}))
+	o := terminalOptions(env)
+	o.OpenSandbox, o.Sandbox, o.SandboxFile = true, sc, file
+	return tuiExit(ui.Run(o))
 }
 
 func newSandboxCmd(env Env) *cobra.Command {

@@ -22,9 +22,10 @@ func newSimCmd(env Env) *cobra.Command {
 	var (
 		src                    raceSource
 		schedule, output, seed string
+		backend                string
 	)
 	cmd := &cobra.Command{
-		Use:   "sim (-f SCENARIO | --example NAME) [--schedule a,b,b,a | --seed N] [-o text|json|markdown]",
+		Use:   "sim (-f SCENARIO | --example NAME) [--schedule a,b,b,a | --seed N] [--backend NAME|all] [-o text|json|markdown]",
 		Short: "Run one race and print its timeline",
 		Long: `Runs one race of a scenario file and prints the timeline: every request with
 the resourceVersion it sent and the answer, each informer's cache RV next to the
@@ -34,13 +35,30 @@ The schedule lists which controller takes its next atomic step (a request or a
 Lister read); NAME.cache delivers the next watch event to NAME's informer. After
 the listed steps the race is finished round-robin. --seed picks steps at random.
 
+--backend runs the race on a fake client that controller unit tests use instead
+of the simulator: client-go-fake (client-go's fake.NewSimpleClientset),
+client-go-clientset (fake.NewClientset, with server-side apply) or
+controller-runtime-fake (controller-runtime's fake client); the Widget custom
+resource goes through client-go's dynamic fake. A schedule step a fake cannot
+take (its controller finished sooner, because a write the server refuses was
+accepted) is skipped and said on stderr. --backend all runs the race on the
+simulator and every fake and prints where they diverge: the answers step by
+step, the verdicts, the lost fields and the final object (-o text or json).
+The fakes are linked only into a binary built with -tags fakes
+(go run -tags fakes . sim --backend all …).
+
 Exit codes: 0 the race ran (whatever its outcome), 1 the scenario is invalid
 or cannot be read (missing, not a regular file, over 1 MiB), 2 usage error.`,
 		Example: `  conflictlab sim --example lost-update-unconditional
   conflictlab sim -f race.yaml --schedule a,b,a,b -o markdown > race.md
-  conflictlab sim -f race.yaml --seed 7 -o json | jq .verdict`,
+  conflictlab sim -f race.yaml --seed 7 -o json | jq .verdict
+  conflictlab sim --example lost-update-conditional --backend client-go-fake
+  conflictlab sim --example retry-live-get --backend all`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if backend != "sim" {
+				return runOnFakes(env, src, schedule, seed, output, backend)
+			}
 			sc, sched, err := loadRace(src, schedule, seed, output)
 			if err != nil {
 				return err
@@ -59,8 +77,66 @@ or cannot be read (missing, not a regular file, over 1 MiB), 2 usage error.`,
 	cmd.Flags().StringVar(&schedule, "schedule", "", "comma-separated steps: controller names or NAME.cache")
 	cmd.Flags().StringVar(&seed, "seed", "", "pick steps at random with this seed (a number)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, json or markdown")
+	cmd.Flags().StringVar(&backend, "backend", "sim", "run on: sim, client-go-fake, client-go-clientset, controller-runtime-fake, or all (a table of where they diverge; the fakes need a build with -tags fakes)")
 	wireLive(cmd, env, &src) // --live: the same race on a real API server (cli/live.go)
+	liveOrSim := cmd.RunE
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if live, _ := cmd.Flags().GetBool("live"); live && cmd.Flags().Changed("backend") {
+			return usageErr(fmt.Errorf("--backend and --live choose two different servers: give one"))
+		}
+		return liveOrSim(cmd, args)
+	}
 	return cmd
+}
+
+// fakeBackends is what sim --backend needs of package fakes (fakes.Runner).
+// It is linked in only with -tags fakes (cli/fakes_linked.go): the fake
+// client libraries add ≈25 MB to the binary and more than double a cold
+// build. Without them linkedFakes is nil and --backend says how to get them.
+type fakeBackends interface {
+	Check(backend string) error
+	Run(backend string, sc *scenario.Scenario, sched race.Schedule) (o *race.Outcome, skipped []string, err error)
+	Compare(w io.Writer, sc *scenario.Scenario, sched race.Schedule, output string) error
+}
+
+// runOnFakes runs sim's race on one fake client library, or (all) on the
+// simulator and every fake, printing where they diverge.
+func runOnFakes(env Env, src raceSource, schedule, seed, output, backend string) error {
+	if linkedFakes == nil {
+		return usageErr(fmt.Errorf("--backend %s: this conflictlab was built without the fake client libraries (they add ≈25 MB and more than double a cold build): build or run it with -tags fakes, as in: go run -tags fakes . sim --backend %s …", backend, backend))
+	}
+	if err := linkedFakes.Check(backend); err != nil {
+		return usageErr(fmt.Errorf("--backend: %w, or all", err))
+	}
+	if backend == "all" {
+		if err := checkFormat(output, "text", "json"); err != nil {
+			return usageErr(fmt.Errorf("--backend all prints a comparison: %w", err))
+		}
+	}
+	sc, sched, err := loadRace(src, schedule, seed, output)
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		if sched.Tokens != nil {
+			return usageErr(fmt.Errorf("--schedule: %w", err))
+		}
+		return invalidErr(fmt.Errorf("%s: %w", src.name(), err))
+	}
+	if backend == "all" {
+		if err := linkedFakes.Compare(env.Stdout, sc, sched, output); err != nil {
+			return fail(err)
+		}
+		return nil
+	}
+	o, skipped, err := linkedFakes.Run(backend, sc, sched)
+	if err != nil {
+		return fail(err)
+	}
+	for _, line := range skipped {
+		fmt.Fprintln(env.Stderr, line)
+	}
+	return writeOutcome(env.Stdout, o, output)
 }
 
 func newExploreCmd(env Env) *cobra.Command {

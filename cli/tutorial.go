@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui"
 )
 
@@ -33,7 +34,22 @@ Without one, use the headless commands:
 // startTUI runs the tutorial on pack (nil: the built-in course); tests
 // replace it to run without a terminal.
 var startTUI = func(cmd *cobra.Command, env Env, pack *lessons.Pack) error {
-	return tuiExit(ui.Run(ui.Options{In: env.Stdin, Out: env.terminal(), Getenv: env.Getenv, Start: processStart, Pack: pack}))
+	o := terminalOptions(env)
+	o.Pack = pack
+	return tuiExit(ui.Run(o))
+}
+
+// terminalOptions is the composition root of the tutorial on this
+// process's terminal: its stdin and stdout, its environment (NO_COLOR,
+// the XDG state folder for the progress file, a kubeconfig for live
+// replays, the startup trace) and its signals. conflictlab serve builds
+// the same ui.Options from an SSH session instead (package serve).
+func terminalOptions(env Env) ui.Options {
+	o := ui.Options{In: env.Stdin, Out: env.terminal(), Getenv: env.Getenv, Start: processStart, Live: ui.LiveAuto}
+	if path, err := progress.DefaultPath(env.Getenv); err == nil {
+		o.ProgressPath = path
+	} // else ui says on the home screen why progress is not saved
+	return o
 }
 
 // tuiExit gives the exit code of a TUI that ended: 128 + the signal's

@@ -25,9 +25,35 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
+
+// Labelled returns a copy of sc whose objects carry the live run's label,
+// as the live backend creates them. The simulator runs this copy, so that
+// both servers start from the same objects: the label shows in the
+// creator's managedFields, and a controller that adds the first label of
+// an object owns the labels map as a whole (".") only where no label was
+// there, which would otherwise differ between the two runs.
+func Labelled(sc *scenario.Scenario) *scenario.Scenario {
+	c := *sc
+	c.Objects = make([]*unstructured.Unstructured, len(sc.Objects))
+	for i, o := range sc.Objects {
+		o = o.DeepCopy()
+		labels := o.GetLabels()
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[live.RunLabel] = "conformance"
+		o.SetLabels(labels)
+		c.Objects[i] = o
+	}
+	c.Controllers = labelledCreates(sc.Controllers) // identity.go
+	return &c
+}
 
 // rvTokens numbers the resourceVersions of one outcome by order of first
 // appearance, so two servers' numbers can be compared: the n-th distinct
@@ -105,13 +131,14 @@ func (t *rvTokens) text(s string) string {
 
 // Normalize turns an outcome into plain JSON data where what two servers
 // may legitimately disagree on is replaced: RVs by their tokens, uids and
-// timestamps dropped, managedFields reduced to their owners
-// (manager/operation), the live run's label removed. Request bodies are
+// timestamps dropped, managedFields reduced to a set of owners
+// (manager/operation/subresource) with the fields each owns, the live run's label removed. Request bodies are
 // left out: they are built from what was read, which is compared.
 func Normalize(o *race.Outcome) map[string]interface{} {
 	t := tokens(o)
 	var m map[string]interface{}
 	b, _ := json.Marshal(o)
+	b = normalizeIdentities(b) // identity.go
 	_ = json.Unmarshal(b, &m)
 
 	if f, ok := m["final"].(map[string]interface{}); ok {
@@ -123,6 +150,7 @@ func Normalize(o *race.Outcome) map[string]interface{} {
 		if obj, ok := vm["object"].(map[string]interface{}); ok {
 			normObject(obj, t)
 		}
+		vm["changes"] = withoutRunLabel(vm["changes"]) // identity.go
 		normTimes(vm["changes"])
 	}
 	for _, s := range list(m["steps"]) {
@@ -211,22 +239,35 @@ func normObject(obj map[string]interface{}, t *rvTokens) {
 	if mf, ok := meta["managedFields"].([]interface{}); ok {
 		// The server sorts the entries by operation, then time (to the
 		// second), then manager: with timestamps that differ between two
-		// clocks, the order does too. Owners are compared as a set, with
-		// whether the entry carries a time at all (a manager whose apply
-		// changed nothing joins without one).
+		// clocks, the order does too. Entries are compared as a set: each
+		// owner, its subresource, whether the entry carries a time at all
+		// (a manager whose apply changed nothing joins without one), and
+		// the set of fields it owns (fieldsV1; json.Marshal writes its keys
+		// sorted, so equal sets give equal text).
 		var owners []string
 		for _, e := range mf {
 			em, _ := e.(map[string]interface{})
-			owner := fmt.Sprintf("%v/%v", em["manager"], em["operation"])
-			if em["time"] == nil {
-				owner += " (no time)"
-			}
-			owners = append(owners, owner)
+			owners = append(owners, managedEntry(em))
 		}
 		sort.Strings(owners)
 		meta["managedFields"] = owners
 	}
 	normTimes(obj)
+}
+
+// managedEntry is one managedFields entry as compared: "manager/operation",
+// then "/subresource" if any, " (no time)" when it carries none, and its
+// field set.
+func managedEntry(em map[string]interface{}) string {
+	owner := fmt.Sprintf("%v/%v", em["manager"], em["operation"])
+	if sub, ok := em["subresource"].(string); ok && sub != "" {
+		owner += "/" + sub
+	}
+	if em["time"] == nil {
+		owner += " (no time)"
+	}
+	fields, _ := json.Marshal(em["fieldsV1"])
+	return owner + " " + string(fields)
 }
 
 // normTimes replaces every timestamp (deletionTimestamp, a condition's

@@ -245,6 +245,49 @@ controllers:
   reconciles: 200
 `
 
+// lifecycleRace creates, deletes and creates again: generated names (two
+// children: the caches do not see each other's), a delete with
+// preconditions, a name deleted and created again.
+const lifecycleRace = `
+name: lifecycle
+objects:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: cm1}
+controllers:
+- name: a
+  write: create
+  object: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: child-, labels: {app: web}}}
+  when: absent
+  lag: manual
+- name: b
+  write: create
+  object: {apiVersion: v1, kind: ConfigMap, metadata: {generateName: child-, labels: {app: web}}}
+  when: absent
+  lag: manual
+- name: d
+  target: ConfigMap/cm1
+  write: delete
+  preconditions: [uid, resourceVersion]
+- name: c
+  write: create
+  object: {apiVersion: v1, kind: ConfigMap, metadata: {name: cm1}}
+schedule: [a, b, a, b, d, d, c]
+`
+
+// createVictim would create an object the team already has.
+const createVictim = `
+name: create-victim
+objects:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: cm1}
+controllers:
+- name: a
+  write: create
+  object: {apiVersion: v1, kind: ConfigMap, metadata: {name: victim}}
+`
+
 // TestSafetyOnARealCluster runs hostile scenarios on a real API server and
 // proves that a live run touches nothing it did not create and leaves
 // nothing of its own behind (issue 9): renames and namespace moves in a
@@ -309,6 +352,25 @@ func TestSafetyOnARealCluster(t *testing.T) {
 	})
 	phase("an object with the target's name is not touched", func(t *testing.T) {
 		refused(t, connect(other, false), hostile(t, "plain", "data.y", "2", "update"), "already exists")
+	})
+	phase("creates and deletes touch only the run's objects", func(t *testing.T) {
+		// The team has a child-… of its own: a run creating child-… names
+		// must neither touch it nor take it for one of its children.
+		mustCreate(t, a.dyn.Resource(cmGVR).Namespace(team), obj("v1", "ConfigMap", team, "child-theirs", map[string]interface{}{
+			"metadata": map[string]interface{}{"labels": map[string]interface{}{"app": "web"}}}))
+		defer func() { _ = a.dyn.Resource(cmGVR).Namespace(team).Delete(ctx, "child-theirs", metav1.DeleteOptions{}) }()
+		sc, err := scenario.Parse("lifecycle.yaml", []byte(lifecycleRace))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := connect(team, false).Run(ctx, sc, race.Schedule{}); err != nil {
+			t.Fatal(err)
+		}
+		victim, err := scenario.Parse("create-victim.yaml", []byte(createVictim))
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused(t, connect(team, false), victim, "already exists")
 	})
 	phase("a run's own CRD is installed and removed", func(t *testing.T) {
 		sc, err := scenario.Parse("widget.yaml", []byte(widgetRace))

@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -12,8 +14,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/conflictlab/conflictlab/lessons"
 )
 
 // TestStartup times the first frame of conflictlab against the first frame
@@ -51,11 +56,13 @@ func TestStartup(t *testing.T) {
 
 	before := os.Getenv("CONFLICTLAB_STARTUP_BEFORE")
 	var helloFirst, appFirst, appHome, beforeFirst, beforeHome []time.Duration
+	var helloCPU, appFirstCPU, appHomeCPU, beforeFirstCPU, beforeHomeCPU []time.Duration
 	var helloHWM, appHWM, beforeHWM []int
 	for i := 0; i < runs; i++ {
 		runHello := func() {
 			f := startTimed(t, hello, nil, []string{"hello from Bubble Tea"}, "hello from Bubble Tea")
 			helloFirst = append(helloFirst, f.first)
+			helloCPU = append(helloCPU, f.firstCPU)
 			helloHWM = append(helloHWM, f.hwmKB)
 		}
 		runApp := func() {
@@ -63,6 +70,8 @@ func TestStartup(t *testing.T) {
 			f := startTimed(t, app, env, []string{"loading the course", "Other modes"}, "Other modes")
 			appFirst = append(appFirst, f.first)
 			appHome = append(appHome, f.home)
+			appFirstCPU = append(appFirstCPU, f.firstCPU)
+			appHomeCPU = append(appHomeCPU, f.homeCPU)
 			appHWM = append(appHWM, f.hwmKB)
 		}
 		runBefore := func() {
@@ -73,6 +82,8 @@ func TestStartup(t *testing.T) {
 			f := startTimed(t, before, env, []string{"loading the course", "Other modes"}, "Other modes")
 			beforeFirst = append(beforeFirst, f.first)
 			beforeHome = append(beforeHome, f.home)
+			beforeFirstCPU = append(beforeFirstCPU, f.firstCPU)
+			beforeHomeCPU = append(beforeHomeCPU, f.homeCPU)
 			beforeHWM = append(beforeHWM, f.hwmKB)
 		}
 		// Alternate which goes first, so that a drift in the machine's
@@ -92,6 +103,13 @@ func TestStartup(t *testing.T) {
 	t.Logf("hello first frame      %7.1f ms [%s]  VmHWM %d kB", ms(h), spread(helloFirst), medianInt(helloHWM))
 	t.Logf("conflictlab first frame %6.1f ms [%s]  ratio %.2f", ms(a), spread(appFirst), ms(a)/ms(h))
 	t.Logf("conflictlab home screen %6.1f ms [%s]  ratio %.2f  VmHWM %d kB", ms(home), spread(appHome), ms(home)/ms(h), medianInt(appHWM))
+	hc := median(helloCPU)
+	t.Logf("CPU time used by then: hello %.1f ms; conflictlab first frame %.1f ms (%.2f×), home screen %.1f ms (%.2f×)",
+		ms(hc), ms(median(appFirstCPU)), ms(median(appFirstCPU))/ms(hc), ms(median(appHomeCPU)), ms(median(appHomeCPU))/ms(hc))
+	if before != "" {
+		t.Logf("before: CPU time: first frame %.1f ms (%.2f×), home screen %.1f ms (%.2f×)",
+			ms(median(beforeFirstCPU)), ms(median(beforeFirstCPU))/ms(hc), ms(median(beforeHomeCPU)), ms(median(beforeHomeCPU))/ms(hc))
+	}
 	if before != "" {
 		bf, bh := median(beforeFirst), median(beforeHome)
 		t.Logf("before: first frame    %6.1f ms [%s]  ratio %.2f", ms(bf), spread(beforeFirst), ms(bf)/ms(h))
@@ -110,6 +128,32 @@ func TestStartup(t *testing.T) {
 type timed struct {
 	first, home time.Duration
 	hwmKB       int // VmHWM when the home frame arrived
+	// firstCPU and homeCPU are the CPU time the process had used by then
+	// (all its threads): on a machine busy with other work the clock
+	// also counts the time spent waiting for a core, this does not.
+	firstCPU, homeCPU time.Duration
+}
+
+// cpuTime is the CPU time all threads of process pid have run
+// (/proc/PID/task/*/schedstat, whose first field is nanoseconds on a CPU).
+func cpuTime(pid int) time.Duration {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var total time.Duration
+	for _, task := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, task.Name(), "schedstat"))
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			total += time.Duration(n)
+		}
+	}
+	return total
 }
 
 // startTimed starts bin in a fresh 120×40 pseudo-terminal and returns when
@@ -167,9 +211,11 @@ func startTimed(t *testing.T, bin string, env, firstMarks []string, home string)
 			text := ansi.Strip(out.String())
 			if res.first == 0 && slices.ContainsFunc(firstMarks, func(m string) bool { return strings.Contains(text, m) }) {
 				res.first = c.at.Sub(t0)
+				res.firstCPU = cpuTime(cmd.Process.Pid)
 			}
 			if strings.Contains(text, home) {
 				res.home = c.at.Sub(t0)
+				res.homeCPU = cpuTime(cmd.Process.Pid)
 				res.hwmKB = procStatusKB(cmd.Process.Pid, "VmHWM")
 				return res
 			}
@@ -211,3 +257,194 @@ func spread(ds []time.Duration) string {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// typedAhead runs bin in a fresh 120×40 pseudo-terminal whose input
+// already holds keys when the program starts, as if typed the moment it
+// was launched: they reach the program while the course is loading (the
+// terminal is put in raw mode first, as the program would, so that enter
+// stays a carriage return). It returns the terminal's text once every
+// one of want has appeared on it.
+func typedAhead(t *testing.T, bin, keys string, want ...string) string {
+	t.Helper()
+	master, slave, err := openPTY(120, 40)
+	if err != nil {
+		t.Fatalf("opening a pseudo-terminal: %v", err)
+	}
+	defer master.Close()
+	if err := makeRaw(slave); err != nil {
+		t.Fatalf("raw mode: %v", err)
+	}
+	if _, err := master.Write([]byte(keys)); err != nil {
+		t.Fatalf("typing ahead: %v", err)
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+t.TempDir())
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	slave.Close()
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	chunks := make(chan []byte, 64)
+	go func() {
+		defer close(chunks)
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := master.Read(buf)
+			if n > 0 {
+				chunks <- slices.Clone(buf[:n])
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var out bytes.Buffer
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case c, ok := <-chunks:
+			if !ok {
+				t.Fatalf("%s ended; it drew:\n%s", bin, lastScreen(out.String()))
+			}
+			out.Write(c)
+			// Only what was drawn since the last full redraw counts.
+			text := lastScreen(out.String())
+			if !slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(text, w) }) {
+				return text
+			}
+		case <-deadline:
+			t.Fatalf("after 20 s the terminal lacks one of %q; it drew:\n%s", want, lastScreen(out.String()))
+		}
+	}
+}
+
+// lastScreen is the text drawn since the screen was last cleared.
+func lastScreen(s string) string {
+	if i := strings.LastIndex(s, "\x1b[2J"); i >= 0 {
+		s = s[i:]
+	}
+	return ansi.Strip(s)
+}
+
+// makeRaw sets a terminal's input to raw mode (cfmakeraw's input flags).
+func makeRaw(f *os.File) error {
+	var tio syscall.Termios
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCGETS, uintptr(unsafe.Pointer(&tio))); e != 0 {
+		return e
+	}
+	tio.Iflag &^= syscall.IGNBRK | syscall.BRKINT | syscall.PARMRK | syscall.ISTRIP | syscall.INLCR | syscall.IGNCR | syscall.ICRNL | syscall.IXON
+	tio.Lflag &^= syscall.ECHO | syscall.ECHONL | syscall.ICANON | syscall.ISIG | syscall.IEXTEN
+	tio.Cflag &^= syscall.CSIZE | syscall.PARENB
+	tio.Cflag |= syscall.CS8
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), syscall.TCSETS, uintptr(unsafe.Pointer(&tio))); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// TestKeysTypedWhileTheCourseLoads (issue 17): keys pressed before the
+// home screen is there are not lost. Down, down, enter, typed the moment
+// the program starts, open the second lesson.
+func TestKeysTypedWhileTheCourseLoads(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the pseudo-terminal is opened the Linux way")
+	}
+	typedAhead(t, build(t), "jj\r", "The lost update", "Two writers, one version")
+}
+
+// TestLessonSevenAnsweredAtOnce (issue 17): lesson 7 opened as soon as
+// the home screen appears and its first question answered at once, while
+// the race is still being computed, then sped up: the race plays (it used
+// to stay at "paused · step 0/6", a second computation of the same race
+// resetting the stage) at the speed asked for (the + was lost).
+func TestLessonSevenAnsweredAtOnce(t *testing.T) {
+	tm := start(t, build(t), t.TempDir(), filepath.Join(t.TempDir(), "trace"), 120, 40)
+	tm.waitFor(10*time.Second, "Other modes")
+	tm.send("j", "j", "j", "j", "j", "j", "j", "Enter")
+	tm.waitFor(5*time.Second, "Three appliers")
+	tm.send("1", "+")
+	tm.waitFor(10*time.Second, "▶ playing · step", "· 2x")
+}
+
+// playState is the race view's playback line.
+var playState = regexp.MustCompile(`(playing|paused) · step (\d+)/(\d+)`)
+
+// TestPeakMemoryPerLesson walks whole lessons in a 120×40 terminal, each
+// in a fresh process: every step, its code pane shown, every question
+// answered with its first option, every race played to its end at 8x,
+// then the summary; the peak resident memory (VmHWM) at the summary must
+// stay within issue 17's bound of 48 MiB. It walks lesson 11 (the
+// capstone: the most races, and the explorer; the highest peak before,
+// 48.8 MiB); CONFLICTLAB_MEMORY_LESSONS=all walks all eleven.
+func TestPeakMemoryPerLesson(t *testing.T) {
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	which := []int{11}
+	if os.Getenv("CONFLICTLAB_MEMORY_LESSONS") == "all" {
+		which = nil
+		for i := range course.Lessons {
+			which = append(which, i+1)
+		}
+	}
+	bin := build(t)
+	for _, n := range which {
+		l := course.Lessons[n-1]
+		tm := start(t, bin, t.TempDir(), filepath.Join(t.TempDir(), "trace"), 120, 40)
+		tm.waitFor(10*time.Second, "Other modes")
+		for i := 0; i < n; i++ {
+			tm.send("j")
+		}
+		tm.send("Enter")
+		for si, s := range l.Steps {
+			tm.waitFor(10*time.Second, fmt.Sprintf("step %d/%d", si+1, len(l.Steps)))
+			tm.send("c")
+			tm.send("c")
+			if s.Kind != lessons.Read {
+				tm.send("1")
+			}
+			if s.Race != nil {
+				tm.send("+", "+", "+")
+				waitRaceEnd(t, tm, fmt.Sprintf("lesson %d step %d", n, si+1))
+			}
+			tm.send("n")
+		}
+		tm.waitFor(10*time.Second, "Take-away")
+		out, err := tm.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid, _ := strconv.Atoi(strings.TrimSpace(out))
+		hwm := procStatusKB(pid, "VmHWM")
+		t.Logf("lesson %2d %-36s peak RSS %6d kB (%.1f MiB)", n, l.Title, hwm, float64(hwm)/1024)
+		if hwm == 0 || hwm > 48<<10 {
+			t.Errorf("lesson %d: peak RSS %d kB, want (0, 48 MiB]", n, hwm)
+		}
+		tm.tmux("kill-server")
+	}
+}
+
+// waitRaceEnd waits until the race on screen has played to its last step.
+func waitRaceEnd(t *testing.T, tm *term, where string) {
+	t.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		s := tm.screen()
+		if m := playState.FindStringSubmatch(s); m != nil && m[2] == m[3] {
+			return
+		}
+		if m := playState.FindStringSubmatch(s); m == nil && strings.Contains(s, "LOST") || m == nil && strings.Contains(s, "→ RV") {
+			return // the outcome replaced the playback line
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: the race did not play to its end:\n%s", where, s)
+		}
+		time.Sleep(50 * time.Millisecond) // polling another process's terminal
+	}
+}

@@ -13,7 +13,8 @@ import (
 )
 
 // ScenarioFor returns the scenario a step plays, with the option's
-// strategy applied to the controllers the step names (all when none).
+// strategy applied to the controllers the step names (all when none). It
+// reads only the pack's own scenarios; Races reads any in its folder.
 func (p *Pack) ScenarioFor(s Step, opt *Option) (*scenario.Scenario, error) {
 	if s.Race == nil {
 		return nil, fmt.Errorf("step has no race")
@@ -22,19 +23,12 @@ func (p *Pack) ScenarioFor(s Step, opt *Option) (*scenario.Scenario, error) {
 	if !ok {
 		return nil, fmt.Errorf("scenario %s not loaded", s.Race.Scenario)
 	}
-	sc := *base
-	sc.Controllers = append([]scenario.Controller(nil), base.Controllers...)
-	if opt != nil && opt.Strategy != nil {
-		for i, c := range sc.Controllers {
-			if len(s.Race.Apply) == 0 || contains(s.Race.Apply, c.Name) {
-				sc.Controllers[i].Program = opt.Strategy.Apply(c.Program)
-			}
-		}
-	}
-	return &sc, nil
+	return s.Spec(opt).scenario(base), nil
 }
 
-// Run plays a step's race (with an option's strategy for choose steps).
+// Run plays a step's race (with an option's strategy for choose steps),
+// afresh: the checks run each race once. Screens ask Races, which keeps
+// them.
 func (p *Pack) Run(s Step, opt *Option) (*race.Outcome, error) {
 	sc, err := p.ScenarioFor(s, opt)
 	if err != nil {
@@ -146,8 +140,19 @@ func (p *Pack) checkStep(l *Lesson, s Step, field string) []error {
 	return errs
 }
 
-// CheckClaim tests one claim against an outcome.
+// CheckClaim tests one claim against an outcome of the step's race.
 func (p *Pack) CheckClaim(s Step, opt *Option, o *race.Outcome, c Claim) error {
+	return checkClaim(func() (*scenario.Scenario, error) { return p.ScenarioFor(s, opt) }, o, c)
+}
+
+// CheckClaim tests one claim against an outcome of spec's race.
+func (r *Races) CheckClaim(sp RaceSpec, o *race.Outcome, c Claim) error {
+	return checkClaim(func() (*scenario.Scenario, error) { return r.Scenario(sp) }, o, c)
+}
+
+// checkClaim tests c against o; scenarioOf is the race's scenario, which
+// only an explore claim needs.
+func checkClaim(scenarioOf func() (*scenario.Scenario, error), o *race.Outcome, c Claim) error {
 	switch {
 	case c.Verdict != "":
 		if o.Verdict != c.Verdict {
@@ -215,7 +220,7 @@ func (p *Pack) CheckClaim(s Step, opt *Option, o *race.Outcome, c Claim) error {
 		}
 		return fmt.Errorf("no controller %s", c.Status.Controller)
 	case c.Explore != nil:
-		sc, err := p.ScenarioFor(s, opt)
+		sc, err := scenarioOf()
 		if err != nil {
 			return err
 		}

@@ -43,7 +43,9 @@ type Backend struct {
 	wg     sync.WaitGroup
 	// scenarioNS maps KIND/NAME to the namespace the scenario wrote.
 	scenarioNS map[string]string
-	ours       map[api.Ref]bool // live refs the run may write
+	ours       map[api.Ref]bool // live refs the run may write (under mu: a generated name joins them)
+	// generated are the scenario's generateName prefixes, by kind (lifecycle.go).
+	generated map[api.Kind][]string
 
 	mu      sync.Mutex
 	changed chan struct{} // closed and replaced on every new event
@@ -64,7 +66,8 @@ var _ race.Backend = (*Backend)(nil)
 func (s *Session) NewBackend(ctx context.Context, sc *scenario.Scenario) (*Backend, error) {
 	wctx, cancel := context.WithCancel(ctx)
 	b := &Backend{s: s, c: s.c, ctx: wctx, cancel: cancel, scenarioNS: map[string]string{},
-		ours: map[api.Ref]bool{}, changed: make(chan struct{}), objRV: map[api.Ref]int64{}}
+		ours: map[api.Ref]bool{}, changed: make(chan struct{}), objRV: map[api.Ref]int64{},
+		generated: generatedPrefixes(sc)}
 	for _, r := range refsOf(sc) {
 		b.scenarioNS[string(r.Kind)+"/"+r.Name] = r.Namespace
 		b.ours[b.liveRef(r)] = true
@@ -191,7 +194,7 @@ var eventTypes = map[watch.EventType]api.EventType{
 
 func (b *Backend) add(kind api.Kind, t watch.EventType, u *unstructured.Unstructured) {
 	ref := api.Ref{Kind: kind, Namespace: u.GetNamespace(), Name: u.GetName()}
-	if !b.ours[ref] {
+	if !b.watched(ref, u) { // lifecycle.go
 		return
 	}
 	rv, err := strconv.ParseInt(u.GetResourceVersion(), 10, 64)
@@ -265,7 +268,7 @@ func (b *Backend) SetTime(time.Duration) {}
 // Peek reads the server's copy (a GET), for the timeline.
 func (b *Backend) Peek(ref api.Ref) *unstructured.Unstructured {
 	gvr, ok := GVR(ref.Kind)
-	if !ok || b.ctx.Err() != nil {
+	if !ok || b.ctx.Err() != nil || ref.Name == "" {
 		return nil
 	}
 	ctx, cancel := b.c.ctx(b.ctx)
@@ -295,11 +298,14 @@ func (b *Backend) Do(req api.Request) api.Response {
 		return api.Response{Code: http.StatusNotFound, Err: err}
 	}
 	ref := b.liveRef(req.Ref)
-	if !b.ours[ref] && req.Verb != api.List {
+	if !b.mayTouch(req, ref) { // lifecycle.go
 		// Never touch an object the run did not set out to create.
 		err := fmt.Errorf("live: refusing %s of %s: not an object of this scenario", req.Verb, req.Ref)
 		b.fail(err)
 		return api.Response{Code: http.StatusForbidden, Err: apierrors.NewForbidden(gvr.GroupResource(), req.Ref.Name, err)}
+	}
+	if err := checkSubresource(req); err != nil { // identity.go
+		return b.refuse(req, gvr, err)
 	}
 	ri := b.c.dyn.Resource(gvr).Namespace(b.s.Namespace)
 	ctx, cancel := b.c.ctx(b.ctx)
@@ -321,7 +327,7 @@ func (b *Backend) Do(req api.Request) api.Response {
 			resp = api.Response{Code: cl.code, ListRV: list.GetResourceVersion()}
 			for i := range list.Items {
 				it := &list.Items[i]
-				if b.ours[api.Ref{Kind: req.Ref.Kind, Namespace: it.GetNamespace(), Name: it.GetName()}] {
+				if b.isOurs(api.Ref{Kind: req.Ref.Kind, Namespace: it.GetNamespace(), Name: it.GetName()}) {
 					resp.Items = append(resp.Items, b.toScenario(it))
 				}
 			}
@@ -334,13 +340,7 @@ func (b *Backend) Do(req api.Request) api.Response {
 		}
 		switch {
 		case req.Verb == api.Create:
-			b.s.intend(ref)
-			obj, err = ri.Create(ctx, u, metav1.CreateOptions{FieldManager: req.FieldManager})
-			if err == nil {
-				b.s.created(ref, string(obj.GetUID()))
-			} else if _, isAPI := err.(apierrors.APIStatus); isAPI {
-				b.s.notCreated(ref) // the server answered: nothing was made
-			}
+			obj, err = b.create(ctx, ri, req, ref, u) // lifecycle.go
 		case req.Subresource == "status":
 			obj, err = ri.UpdateStatus(ctx, u, metav1.UpdateOptions{FieldManager: req.FieldManager})
 		default:
@@ -377,13 +377,7 @@ func (b *Backend) Do(req api.Request) api.Response {
 			}
 		}
 	case req.Verb == api.Delete:
-		err = ri.Delete(ctx, req.Ref.Name, metav1.DeleteOptions{})
-		if err == nil && len(cl.body) > 0 {
-			u := &unstructured.Unstructured{}
-			if jerr := u.UnmarshalJSON(cl.body); jerr == nil && u.GetKind() != "Status" {
-				obj = u
-			}
-		}
+		obj, err = b.delete(ctx, ri, req, ref, cl) // lifecycle.go
 	default:
 		err = apierrors.NewMethodNotSupported(gvr.GroupResource(), string(req.Verb))
 	}
@@ -411,6 +405,9 @@ func (b *Backend) Do(req api.Request) api.Response {
 		resp.Code = http.StatusOK
 	}
 	if req.Verb != api.Get && req.Verb != api.List && obj != nil {
+		if ref.Name == "" { // a generated name: the object the create made
+			ref.Name = obj.GetName()
+		}
 		b.afterWrite(ref, obj)
 	}
 	return resp
@@ -421,6 +418,13 @@ func (b *Backend) Do(req api.Request) api.Response {
 func (b *Backend) afterWrite(ref api.Ref, obj *unstructured.Unstructured) {
 	rv, err := strconv.ParseInt(obj.GetResourceVersion(), 10, 64)
 	if err != nil {
+		return
+	}
+	if obj.GetDeletionTimestamp() != nil && len(obj.GetFinalizers()) == 0 {
+		// The write removed the last finalizer of an object being
+		// deleted: the server answered with the object as it was read,
+		// and deleted it at a new revision. Wait for that DELETED event.
+		b.waitDeleted(ref, rv) // lifecycle.go
 		return
 	}
 	b.mu.Lock()
@@ -468,6 +472,9 @@ func (b *Backend) checkIdentity(req api.Request, m map[string]interface{}) error
 	md, ok := meta.(map[string]interface{})
 	if !ok {
 		return fmt.Errorf("the body's metadata is not an object")
+	}
+	if req.Verb == api.Create && req.Ref.Name == "" {
+		return b.checkGenerated(req, md) // lifecycle.go
 	}
 	if n, ok := md["name"]; ok || req.Verb == api.Create || req.Verb == api.Update {
 		if n != req.Ref.Name {
@@ -518,18 +525,8 @@ func (b *Backend) outgoing(req api.Request) (*unstructured.Unstructured, error) 
 // Other bodies go out byte for byte.
 func (b *Backend) patchBody(req api.Request) ([]byte, error) {
 	if req.PatchType == api.JSONPatch {
-		var ops []map[string]interface{}
-		if json.Unmarshal(req.Body, &ops) != nil {
-			return req.Body, nil // malformed: the server answers it, harmlessly
-		}
-		for _, op := range ops {
-			for _, k := range []string{"path", "from"} {
-				v, present := op[k]
-				p, _ := v.(string)
-				if present && identityPath(p) {
-					return nil, fmt.Errorf("its JSON patch op %v %s touches the object's identity", op["op"], p)
-				}
-			}
+		if err := checkJSONPatchIdentity(req.Body); err != nil {
+			return nil, err
 		}
 		return req.Body, nil
 	}
@@ -550,14 +547,4 @@ func (b *Backend) patchBody(req api.Request) ([]byte, error) {
 		return nil, err
 	}
 	return out, nil
-}
-
-// identityPath reports whether a JSON pointer reaches the fields that say
-// which object this is.
-func identityPath(p string) bool {
-	switch p {
-	case "", "/kind", "/apiVersion", "/metadata", "/metadata/name", "/metadata/namespace", "/metadata/generateName", "/metadata/uid":
-		return true
-	}
-	return false
 }

@@ -42,7 +42,10 @@ type Footprint struct {
 type Owned struct {
 	Kind api.Kind `json:"kind"`
 	Name string   `json:"name"`
-	UID  string   `json:"uid,omitempty"`
+	// GenerateName is the prefix of a create the server names: with no
+	// Name, the answer never arrived and the run's label finds the object.
+	GenerateName string `json:"generateName,omitempty"`
+	UID          string `json:"uid,omitempty"`
 }
 
 // Empty reports whether the run left nothing to delete.
@@ -63,6 +66,11 @@ func (f *Footprint) Describe() []string {
 			continue // goes with its namespace
 		}
 		info, _ := api.Lookup(o.Kind)
+		if o.Name == "" {
+			out = append(out, fmt.Sprintf("%s %s/%s* (a generated name, not recorded: the run ended before the answer) — kubectl --context %q -n %s delete %s -l %s=%s",
+				o.Kind, f.Namespace, o.GenerateName, f.Context, f.Namespace, info.Resource.String(), RunLabel, f.RunID))
+			continue
+		}
 		uid := o.UID
 		if uid == "" {
 			uid = "not recorded: the run ended before the answer"
@@ -77,9 +85,12 @@ func (f *Footprint) Describe() []string {
 	return out
 }
 
+// intend notes a create about to be sent. A name the run created before
+// (and deleted during the race) gets an entry of its own: the object
+// created again has another uid.
 func (f *Footprint) intend(k api.Kind, name string) {
 	for _, o := range f.Objects {
-		if o.Kind == k && o.Name == name {
+		if o.Kind == k && o.Name == name && o.UID == "" {
 			return
 		}
 	}
@@ -87,8 +98,8 @@ func (f *Footprint) intend(k api.Kind, name string) {
 }
 
 func (f *Footprint) created(k api.Kind, name, uid string) {
-	for i := range f.Objects {
-		if f.Objects[i].Kind == k && f.Objects[i].Name == name {
+	for i := len(f.Objects) - 1; i >= 0; i-- {
+		if f.Objects[i].Kind == k && f.Objects[i].Name == name && f.Objects[i].UID == "" {
 			f.Objects[i].UID = uid
 			return
 		}

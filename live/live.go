@@ -281,7 +281,9 @@ func refsOf(sc *scenario.Scenario) []api.Ref {
 		add(api.RefOf(o))
 	}
 	for _, c := range sc.Controllers {
-		add(c.Target)
+		if c.Target.Name != "" { // a create with generateName names none (lifecycle.go)
+			add(c.Target)
+		}
 	}
 	return out
 }
@@ -457,7 +459,11 @@ func (c *Cluster) Remove(ctx context.Context, f Footprint) (left Footprint, err 
 	left = Footprint{RunID: f.RunID, Server: f.Server, Context: f.Context, Started: f.Started, Namespace: f.Namespace}
 	var errs []error
 	for _, o := range f.Objects {
-		if err := c.removeObject(ctx, f, o); err != nil {
+		remove := c.removeObject
+		if o.Name == "" {
+			remove = c.removeGenerated // lifecycle.go
+		}
+		if err := remove(ctx, f, o); err != nil {
 			errs = append(errs, fmt.Errorf("delete %s %s/%s: %w", o.Kind, f.Namespace, o.Name, err))
 			left.Objects = append(left.Objects, o)
 		}

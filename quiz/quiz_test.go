@@ -488,3 +488,19 @@ func repeatedRace(q *Question, p *lessons.Pack) (string, bool) {
 	}
 	return "", false
 }
+
+// TestVerifyLeavesThePackAlone: the quiz races scenarios through the
+// pack's race runtime, which reads those no lesson uses from the pack's
+// folder; it never adds them to the pack (issue 16).
+func TestVerifyLeavesThePackAlone(t *testing.T) {
+	p := coursePack(t)
+	const name = "scenarios/lost-update.yaml"
+	delete(p.Scenarios, name) // as if only the quiz raced it
+	n := len(p.Scenarios)
+	if err := Verify(defaultBank(t), p); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := p.Scenarios[name]; ok || len(p.Scenarios) != n {
+		t.Errorf("Verify added %d scenarios to the pack", len(p.Scenarios)-n)
+	}
+}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
-	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // Verify checks every question against the course pack and the simulator:
@@ -18,18 +17,20 @@ import (
 // Scenarios are read from the pack's folder (any file, not only those its
 // lessons use).
 func Verify(b *Bank, p *lessons.Pack) error {
+	races := lessons.NewRaces(p)
 	var errs []error
 	for _, q := range b.Questions {
-		errs = append(errs, verifyQuestion(q, p)...)
+		errs = append(errs, verifyQuestion(q, races)...)
 	}
 	return errors.Join(errs...)
 }
 
-func verifyQuestion(q *Question, p *lessons.Pack) []error {
+func verifyQuestion(q *Question, races *lessons.Races) []error {
 	var errs []error
 	fail := func(line int, format string, args ...interface{}) {
 		errs = append(errs, &Error{File: q.File, Line: line, Field: q.ID, Msg: fmt.Sprintf(format, args...)})
 	}
+	p := races.Pack()
 	if p.Lesson(q.Lesson) == nil {
 		fail(q.Line, "lesson %q: no such lesson in the course", q.Lesson)
 	}
@@ -46,14 +47,14 @@ func verifyQuestion(q *Question, p *lessons.Pack) []error {
 	if q.Kind != Race && q.Kind != Method {
 		return errs
 	}
-	if err := loadScenario(p, q.Scenario); err != nil {
+	if _, err := races.Scenario(q.Spec(nil)); err != nil {
 		fail(q.Line, "scenario: %v", err)
 		return errs
 	}
-	step := q.Step()
 	switch q.Kind {
 	case Race:
-		o, err := p.Run(step, nil)
+		spec := q.Spec(nil)
+		o, err := races.Race(spec)
 		if err != nil {
 			fail(q.Line, "race: %v", err)
 			return errs
@@ -61,7 +62,7 @@ func verifyQuestion(q *Question, p *lessons.Pack) []error {
 		for i, opt := range q.Options {
 			var first error
 			for _, c := range opt.Claims {
-				if err := p.CheckClaim(step, nil, o, c); err != nil && first == nil {
+				if err := races.CheckClaim(spec, o, c); err != nil && first == nil {
 					first = err
 				}
 			}
@@ -74,15 +75,15 @@ func verifyQuestion(q *Question, p *lessons.Pack) []error {
 		}
 	case Method:
 		for i, opt := range q.Options {
-			lo := lessons.Option{ID: Letter(i), Label: opt.Text, Correct: opt.Correct, Strategy: opt.Strategy, Line: opt.Line}
-			o, err := p.Run(step, &lo)
+			spec := q.Spec(opt.Strategy)
+			o, err := races.Race(spec)
 			if err != nil {
 				fail(opt.Line, "option %s: %v", Letter(i), err)
 				continue
 			}
 			var first error
 			for _, c := range q.Goal {
-				if err := p.CheckClaim(step, &lo, o, c); err != nil && first == nil {
+				if err := races.CheckClaim(spec, o, c); err != nil && first == nil {
 					first = err
 				}
 			}
@@ -111,46 +112,22 @@ func RepeatedStep(q *Question, p *lessons.Pack) (lessons.Step, error) {
 	return l.Steps[i-1], nil
 }
 
-// Step is the race of a race or method question as a lesson step (predict
-// or choose), so that a screen can play it with the lesson machinery:
-// Pack.Run(q.Step(), nil), or with a method option's strategy. Call Prepare
-// first so the pack has the scenario. Meaningless for other kinds.
-func (q *Question) Step() lessons.Step {
-	kind := lessons.Predict
-	if q.Kind == Method {
-		kind = lessons.Choose
-	}
-	return lessons.Step{Kind: kind, Title: q.ID, Question: q.Text, Code: q.Snippet, Line: q.Line,
-		Race: &lessons.RaceRef{Scenario: q.Scenario, Schedule: q.Schedule, Apply: q.Apply}}
+// Spec is the race of a race or method question, with a method answer's
+// strategy (nil: the scenario as it is). Meaningless for other kinds.
+func (q *Question) Spec(strategy *lessons.Strategy) lessons.RaceSpec {
+	return lessons.RaceSpec{Scenario: q.Scenario, Schedule: q.Schedule, Apply: q.Apply, Strategy: strategy}
 }
 
-// loadScenario makes sure the pack has parsed the scenario at name.
-func loadScenario(p *lessons.Pack, name string) error {
-	if _, ok := p.Scenarios[name]; ok {
-		return nil
-	}
-	data, err := p.Snippet(name)
-	if err != nil {
-		return err
-	}
-	sc, err := scenario.Parse(name, data)
-	if err != nil {
-		return err
-	}
-	p.Scenarios[name] = sc
-	return nil
-}
-
-// Prepare loads the scenarios the bank's questions race into the pack, so
-// that Pack.Run can play them (a screen showing a race question's race
-// calls it once).
-func Prepare(b *Bank, p *lessons.Pack) error {
+// Prepare reads the scenarios the bank's questions race, so that a broken
+// one is reported when the quiz opens rather than when its question
+// comes; races keeps them (the pack is not changed).
+func Prepare(b *Bank, races *lessons.Races) error {
 	var errs []error
 	for _, q := range b.Questions {
 		if q.Scenario == "" {
 			continue
 		}
-		if err := loadScenario(p, q.Scenario); err != nil {
+		if _, err := races.Scenario(q.Spec(nil)); err != nil {
 			errs = append(errs, &Error{File: q.File, Line: q.Line, Field: q.ID, Msg: err.Error()})
 		}
 	}

@@ -57,9 +57,9 @@ type Config struct {
 	Ticker raceview.Ticker
 	// Snippets replaces lessons/snippets as the code pane's source (tests).
 	Snippets func(name string) (string, error)
-	// LoadQuiz loads the question bank and the course its races come
-	// from (the built-in ones by default; see quizscreen.go).
-	LoadQuiz func() (*quiz.Bank, *lessons.Pack, error)
+	// LoadQuiz loads the question bank and the races of the course it is
+	// about (the built-in ones by default; see quizscreen.go).
+	LoadQuiz func() (*quiz.Bank, *lessons.Races, error)
 	// Today sets the quiz's default seed (the date; time.Now by default).
 	Today func() time.Time
 	// OpenSandbox starts on the sandbox instead of the home screen, on
@@ -70,6 +70,13 @@ type Config struct {
 	// Live, when set, makes the player offer to replay a race on a real
 	// cluster (set when a kubeconfig is found).
 	Live func(*lessons.Pack) player.Live
+	// QuizSeed is the quiz's default seed ("": Today's date).
+	QuizSeed string
+	// SandboxEnv is the sandbox's clock, explorer budget and files.
+	SandboxEnv sandbox.Env
+	// Observe, when set, is told where the learner is and the progress
+	// after each change (see Activity); it must return at once.
+	Observe func(Activity)
 	// replays are the Live replays of this run of the program (run.go).
 	replays *liveReplays
 }
@@ -121,7 +128,7 @@ type Model struct {
 	screen   screen
 	err      error
 	pack     *lessons.Pack
-	races    *packRaces
+	races    *lessons.Races
 	live     player.Live
 	prog     *progress.Progress
 	saveSeq  uint64
@@ -148,6 +155,9 @@ type Model struct {
 	note string
 	// helpScroll is the first line of a key list taller than the window.
 	helpScroll int
+	// observed is the place last told to cfg.Observe (behind a pointer:
+	// Update has a value receiver).
+	observed *Activity
 }
 
 // frameTrace remembers which startup events were reported (View has a
@@ -163,7 +173,7 @@ func New(cfg Config) Model {
 	st := styles.New(true, cfg.NoColor)
 	h := help.New()
 	h.Styles = st.Help
-	return Model{cfg: cfg, st: st, help: h, keys: DefaultGlobalKeys(), frames: &frameTrace{}}
+	return Model{cfg: cfg, st: st, help: h, keys: DefaultGlobalKeys(), frames: &frameTrace{}, observed: &Activity{}}
 }
 
 // Init asks the terminal for its background and loads the course.
@@ -200,7 +210,58 @@ func (m Model) Progress() *progress.Progress { return m.prog }
 
 // Update routes messages: global keys first, then the screen on show.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if nm, ok := next.(Model); ok && nm.cfg.Observe != nil {
+		nm.observe(nil)
+	}
+	return next, cmd
+}
+
+// observe tells cfg.Observe where the learner is, when that changed or
+// data (the progress just encoded) is given.
+func (m Model) observe(data []byte) {
+	a := Activity{Screen: m.Screen(), Progress: data}
+	if m.screen == playerScreen && m.player.Lesson() != nil {
+		a.Lesson, a.Step = m.player.Lesson().ID, m.player.Step()
+	}
+	last := m.observed
+	if data == nil && a.Screen == last.Screen && a.Lesson == last.Lesson && a.Step == last.Step {
+		return
+	}
+	*m.observed = Activity{Screen: a.Screen, Lesson: a.Lesson, Step: a.Step}
+	m.cfg.Observe(a)
+}
+
+// announce carries out an instructor's message.
+func (m Model) announce(msg Announce) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	if m.pack != nil {
+		switch {
+		case msg.Lesson != "" && m.pack.Lesson(msg.Lesson) != nil:
+			m.showHelp = false
+			step := 0
+			if l, ok := m.prog.Lessons[msg.Lesson]; ok {
+				step = l.Step
+			}
+			var next tea.Model
+			next, cmd = m.update(nav.Open{LessonID: msg.Lesson, Step: step})
+			m = next.(Model)
+		case msg.Quiz:
+			m.showHelp = false
+			cmd = m.openQuiz()
+		}
+	}
+	m.note = msg.Text
+	return m, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case Announce:
+		if m.screen == loading {
+			return m, func() tea.Msg { return msg } // after the course has loaded
+		}
+		return m.announce(msg)
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.resize()
@@ -208,13 +269,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		m.setStyles(styles.New(msg.IsDark(), m.cfg.NoColor))
 		return m, nil
+	case pendingAfter:
+		return m.takePendingAfter(msg)
 	case loaded:
 		if msg.err != nil {
 			m.screen, m.err = failed, msg.err
 			return m, nil
 		}
 		pack := displayPack(msg.pack)
-		m.pack, m.prog, m.races = pack, msg.prog, newPackRaces(pack)
+		m.pack, m.prog, m.races = pack, msg.prog, lessons.NewRaces(msg.pack)
 		if m.cfg.Live != nil {
 			m.live = m.cfg.Live(msg.pack)
 		}
@@ -225,9 +288,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.cfg.OpenSandbox {
 			first = m.openSandboxWith()
 		} else {
-			first = m.warm()
+			first = m.warmAfterFrame()
 		}
 		return m.replayPending(first)
+	case warmNow:
+		return m, m.warm()
 	case warmed:
 		return m, nil
 	case saved:
@@ -365,7 +430,7 @@ func (m Model) warm() tea.Cmd {
 	for i := step; i < len(l.Steps); i++ {
 		if s := l.Steps[i]; s.Race != nil {
 			return func() tea.Msg {
-				races.Race(s, nil) //nolint:errcheck // the player reports errors when it asks again
+				races.Race(s.Spec(nil)) //nolint:errcheck // the player reports errors when it asks again
 				return warmed{}
 			}
 		}
@@ -374,6 +439,9 @@ func (m Model) warm() tea.Cmd {
 }
 
 func (m *Model) open(id string, step int) tea.Cmd {
+	if m.pack == nil {
+		return nil // the course has not loaded yet
+	}
 	l := m.pack.Lesson(id)
 	if l == nil {
 		return nil
@@ -409,7 +477,7 @@ func (m *Model) open(id string, step int) tea.Cmd {
 // save encodes the progress now, on the UI loop (so no other goroutine
 // reads it while it changes), and writes it in a command.
 func (m *Model) save() tea.Cmd {
-	if m.cfg.Store == nil || m.prog == nil {
+	if m.prog == nil || m.cfg.Store == nil && m.cfg.Observe == nil {
 		return nil
 	}
 	data, err := progress.Encode(m.prog)
@@ -417,7 +485,13 @@ func (m *Model) save() tea.Cmd {
 		return func() tea.Msg { return saved{err: err} }
 	}
 	m.saveSeq++
+	if m.cfg.Observe != nil {
+		m.observe(data)
+	}
 	seq, store := m.saveSeq, m.cfg.Store
+	if store == nil {
+		return nil
+	}
 	return func() tea.Msg { return saved{err: store.WriteSnapshot(seq, data)} }
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/sandbox"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
@@ -48,7 +49,8 @@ func fixtureSnippet(name string) (string, error) {
 
 func testConfig(t testing.TB) Config {
 	return Config{LoadCourse: fixtureCourse, Store: progress.Open(filepath.Join(t.TempDir(), "conflictlab", "progress.json")),
-		NoColor: true, Ticker: uitest.Ticker, Snippets: fixtureSnippet, LoadQuiz: fixtureQuiz, Today: fixtureToday}
+		NoColor: true, Ticker: uitest.Ticker, Snippets: fixtureSnippet, LoadQuiz: fixtureQuiz, Today: fixtureToday,
+		SandboxEnv: sandbox.Env{Files: t.TempDir()}} // the sandbox's s and x write here: TestMonkey's random keys reach it
 }
 
 func start(t testing.TB, cfg Config, w, h int) *uitest.Driver {

@@ -39,19 +39,20 @@ func kubeconfigFound(getenv func(string) string) bool {
 // stops them and waits for their cleanup before the process exits, then
 // says what the cleanup did (and what is left, if anything).
 type liveReplays struct {
-	ctx     context.Context
-	cancel  context.CancelFunc
-	journal live.Journal
-	mu      sync.Mutex
-	running int
-	stopped bool
-	done    *sync.Cond   // signalled when running drops
-	log     bytes.Buffer // the live package's notices, said after the screen is given back
+	ctx        context.Context
+	cancel     context.CancelFunc
+	journal    live.Journal
+	kubeconfig string
+	mu         sync.Mutex
+	running    int
+	stopped    bool
+	done       *sync.Cond   // signalled when running drops
+	log        bytes.Buffer // the live package's notices, said after the screen is given back
 }
 
-func newLiveReplays(journal live.Journal) *liveReplays {
+func newLiveReplays(journal live.Journal, kubeconfig string) *liveReplays {
 	ctx, cancel := context.WithCancel(context.Background())
-	l := &liveReplays{ctx: ctx, cancel: cancel, journal: journal}
+	l := &liveReplays{ctx: ctx, cancel: cancel, journal: journal, kubeconfig: kubeconfig}
 	l.done = sync.NewCond(&l.mu)
 	return l
 }
@@ -101,7 +102,7 @@ func (l *liveReplays) replayer(p *lessons.Pack) player.Live {
 	// The learner consents on screen (server, context, what is created)
 	// before each replay, so the Widget CRD may be installed for it; it is
 	// removed after, if the replay created it.
-	c, err := live.Connect(live.Options{InstallCRD: true, Journal: l.journal, Log: l})
+	c, err := live.Connect(live.Options{Kubeconfig: l.kubeconfig, InstallCRD: true, Journal: l.journal, Log: l})
 	if err != nil {
 		return nil
 	}
@@ -138,9 +139,6 @@ func (l *liveReplayer) Replay(ctx context.Context, s lessons.Step, opt *lessons.
 	if err != nil {
 		return nil, err
 	}
-	r := &raceview.Run{Outcome: res.Outcome, Plans: map[string]string{}, Source: "live on " + l.cluster.Host}
-	for _, c := range sc.Controllers {
-		r.Plans[c.Name] = raceview.Plan(c.Program)
-	}
+	r := &raceview.Run{Outcome: res.Outcome, Source: "live on " + l.cluster.Host}
 	return termsafe.Deep(r), nil // what the server said is shown, not obeyed
 }

@@ -11,7 +11,7 @@ import (
 // process before the replay's cleanup: stop cancels the replay and waits
 // for it, then hands back what the cleanup said (issue 9).
 func TestLiveReplaysStopWaitsForTheCleanup(t *testing.T) {
-	l := newLiveReplays("")
+	l := newLiveReplays("", "")
 	if !l.begin() {
 		t.Fatal("a replay could not start")
 	}

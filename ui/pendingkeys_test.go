@@ -42,3 +42,44 @@ func TestKeysPressedWhileLoadingTakeEffect(t *testing.T) {
 		t.Fatal("ctrl+c while loading did not quit")
 	}
 }
+
+// TestKeysAfterOpeningALessonWhileLoading (issue 17): keys typed ahead
+// past the one that opens a lesson act in the lesson, not on the home
+// screen it left: down down enter 2 opens the second lesson and answers
+// its first question (the 2 used to reach the home screen, whose enter
+// opens the lesson only when its message comes back, and was lost).
+func TestKeysAfterOpeningALessonWhileLoading(t *testing.T) {
+	d := &uitest.Driver{T: t, Model: New(testConfig(t))}
+	d.Send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.Press("down", "down", "enter", "2", "+")
+	pack, err := fixtureCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Send(loaded{pack: pack, prog: progress.New()})
+	if got := app(d).Screen(); got != "player" {
+		t.Fatalf("screen %s, want the lesson\n%s", got, d.View())
+	}
+	id := pack.Lessons[1].ID
+	if rec := app(d).Progress().Lessons[id]; rec == nil || len(rec.Answers) != 1 {
+		t.Fatalf("the 2 typed after enter did not answer the lesson's first question: %+v\n%s", rec, d.View())
+	}
+	if r := app(d).Player().Race(); r.Hidden() || r.Speed() != "2x" {
+		t.Fatalf("after the answer and +: race hidden %v, speed %s (want shown, 2x)\n%s", r.Hidden(), r.Speed(), d.View())
+	}
+}
+
+// A q typed ahead, with keys after it, still quits.
+func TestQuitTypedWhileLoading(t *testing.T) {
+	d := &uitest.Driver{T: t, Model: New(testConfig(t))}
+	d.Send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	d.Press("q", "down")
+	pack, err := fixtureCourse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Send(loaded{pack: pack, prog: progress.New()})
+	if !d.Quit {
+		t.Fatal("q pressed while loading, then down: the program did not quit")
+	}
+}

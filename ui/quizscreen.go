@@ -10,11 +10,10 @@ import (
 	quizui "github.com/conflictlab/conflictlab/ui/quiz"
 )
 
-// LoadBuiltinQuiz loads the built-in question bank and, for its races, a
-// copy of the built-in course of its own: the bank is about that course
-// whatever pack the lessons come from, and Prepare adds scenarios to the
-// pack it is given, which must not be the one the player's races read.
-func LoadBuiltinQuiz() (*quiz.Bank, *lessons.Pack, error) {
+// LoadBuiltinQuiz loads the built-in question bank and the races of the
+// built-in course: the bank is about that course whatever pack the
+// lessons come from.
+func LoadBuiltinQuiz() (*quiz.Bank, *lessons.Races, error) {
 	bank, err := quiz.Default()
 	if err != nil {
 		return nil, nil, err
@@ -23,10 +22,11 @@ func LoadBuiltinQuiz() (*quiz.Bank, *lessons.Pack, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := quiz.Prepare(bank, pack); err != nil {
+	races := lessons.NewRaces(pack)
+	if err := quiz.Prepare(bank, races); err != nil {
 		return nil, nil, err
 	}
-	return bank, pack, nil
+	return bank, races, nil
 }
 
 // openQuiz shows the quiz screen, building it (and loading the bank) the
@@ -50,15 +50,16 @@ func (m *Model) openQuiz() tea.Cmd {
 	pack := m.pack
 	m.quiz = quizui.New(quizui.Config{
 		Load: func() (quizui.Data, error) {
-			bank, qp, err := load()
+			bank, races, err := load()
 			if err != nil {
 				return quizui.Data{}, err
 			}
-			return quizui.Data{Bank: bank, Races: newPackRaces(qp), Lessons: qp.Lessons, Pack: qp}, nil
+			return quizui.Data{Bank: bank, Races: races, Lessons: races.Pack().Lessons}, nil
 		},
 		Prog:     m.prog,
 		CanOpen:  func(id string) bool { return pack != nil && pack.Lesson(id) != nil },
 		Today:    today,
+		Seed:     m.cfg.QuizSeed,
 		Ticker:   m.cfg.Ticker,
 		Snippets: m.cfg.Snippets,
 	}, m.st)

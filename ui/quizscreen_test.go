@@ -17,7 +17,7 @@ import (
 
 // The quiz fixture is six questions of every kind about the fixture course
 // (testdata/quizbank), so the goldens change only when the screen does.
-func fixtureQuiz() (*quiz.Bank, *lessons.Pack, error) {
+func fixtureQuiz() (*quiz.Bank, *lessons.Races, error) {
 	bank, err := quiz.Load(os.DirFS("testdata/quizbank"))
 	if err != nil {
 		return nil, nil, err
@@ -26,7 +26,8 @@ func fixtureQuiz() (*quiz.Bank, *lessons.Pack, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return bank, pack, quiz.Prepare(bank, pack)
+	races := lessons.NewRaces(pack)
+	return bank, races, quiz.Prepare(bank, races)
 }
 
 func fixtureToday() time.Time { return time.Date(2026, 1, 15, 9, 30, 0, 0, time.UTC) }

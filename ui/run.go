@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,13 +19,19 @@ import (
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
+	"github.com/conflictlab/conflictlab/ui/sandbox"
 )
 
 // TraceEnv names a file to which the app appends its startup timings
 // ("first-frame 12.3ms"); BENCHMARKS.md reads it.
 const TraceEnv = "CONFLICTLAB_TRACE_STARTUP"
 
-// Options start the program.
+// Options start the program. They are the whole of what one run of the
+// tutorial takes from outside: the CLI fills them from the process (its
+// terminal, environment and XDG paths), conflictlab serve from an SSH
+// session and the server's flags, so that many programs in one process
+// share no mutable state. The zero value of every field added for the
+// server is what the terminal tutorial has always done.
 type Options struct {
 	In     io.Reader
 	Out    io.Writer
@@ -31,7 +40,8 @@ type Options struct {
 	Start time.Time
 	// Pack is the lesson pack to teach (--lessons), already loaded so that
 	// a broken one is reported before the screen is taken; nil is the
-	// built-in course.
+	// built-in course. The program never changes it: one pack can serve
+	// many sessions.
 	Pack *lessons.Pack
 	// OpenSandbox starts on the sandbox (conflictlab sandbox), on Sandbox
 	// when set (-f FILE), already loaded so that a broken file is reported
@@ -39,10 +49,94 @@ type Options struct {
 	OpenSandbox bool
 	Sandbox     *scenario.Scenario
 	SandboxFile string
+
+	// Context ends the program when it is cancelled (nil: never).
+	Context context.Context
+	// Environ is the terminal's environment when it is not this process's
+	// (an SSH session's): NO_COLOR is read from it, and Bubble Tea reads
+	// TERM and COLORTERM. nil: the process's, through Getenv. It is never
+	// used for paths or settings: a client chooses it.
+	Environ []string
+	// Width and Height are the window's size when it is known before the
+	// first frame (an SSH pty request); 0 asks the terminal.
+	Width, Height int
+	// Profile forces the colour profile (colorprofile.Unknown: detect it
+	// from Out and the environment).
+	Profile colorprofile.Profile
+	// ProgressPath is the progress file ("": $XDG_STATE_HOME/conflictlab/
+	// progress.json, through Getenv). The sandbox's kept race and the
+	// live journal sit beside it.
+	ProgressPath string
+	// QuizSeed is the quiz's default seed ("": today's date), so that a
+	// room gets the same questions in the same order.
+	QuizSeed string
+	// SandboxEnv is the sandbox's clock, explorer budget and files.
+	SandboxEnv sandbox.Env
+	// Live says whether the player offers to replay races on a cluster.
+	Live LiveMode
+	// Kubeconfig is the cluster's kubeconfig for LiveOn ("": client-go's
+	// usual places).
+	Kubeconfig string
+	// NoSignals leaves the process's signals alone: a server's sessions
+	// end with their connection, not with SIGINT.
+	NoSignals bool
+	// Observe, when set, is told where the learner is and, after each
+	// change, the progress (see Activity). It is called on the program's
+	// loop: it must return at once.
+	Observe func(Activity)
+}
+
+// SandboxEnv is the sandbox's environment (sandbox.Env), named here so
+// that a program's owner configures it without importing the screen.
+type SandboxEnv = sandbox.Env
+
+// LiveMode is whether races can be replayed on a real cluster.
+type LiveMode int
+
+const (
+	// LiveAuto offers replays when a kubeconfig is found (the terminal
+	// tutorial's behaviour).
+	LiveAuto LiveMode = iota
+	// LiveOff never offers them.
+	LiveOff
+	// LiveOn offers them on Options.Kubeconfig's cluster, and says so on
+	// the home screen: the cluster is not the learner's own.
+	LiveOn
+)
+
+// Activity is what Observe is told: the screen on show, the lesson and
+// step when it is a lesson, and the progress as Encode wrote it when it
+// has just changed (nil otherwise).
+type Activity struct {
+	Screen   string
+	Lesson   string
+	Step     int
+	Progress []byte
+}
+
+// Announce is a message from outside the program (a workshop's
+// instructor, through Session.Send): Text is shown in the key bar; Lesson,
+// when set, opens that lesson where the learner left it; Quiz opens the
+// quiz.
+type Announce struct {
+	Text   string
+	Lesson string
+	Quiz   bool
 }
 
 // Run runs the tutorial until the learner quits.
-func Run(o Options) error {
+func Run(o Options) error { return NewSession(o).Run() }
+
+// Session is one run of the tutorial: its program, and what happens when
+// it ends (progress saved, the sandbox's race kept, replays stopped).
+type Session struct {
+	o    Options
+	cfg  Config
+	prog *tea.Program
+}
+
+// NewSession builds the program for o; Run runs it.
+func NewSession(o Options) *Session {
 	cfg := newConfig(o)
 	opts := []tea.ProgramOption{}
 	if o.In != nil {
@@ -51,18 +145,52 @@ func Run(o Options) error {
 	if o.Out != nil {
 		opts = append(opts, tea.WithOutput(o.Out))
 	}
-	if cfg.NoColor {
+	if o.Context != nil {
+		opts = append(opts, tea.WithContext(o.Context))
+	}
+	if o.Environ != nil {
+		opts = append(opts, tea.WithEnvironment(o.Environ))
+	}
+	if o.Width > 0 && o.Height > 0 {
+		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
+	}
+	switch {
+	case cfg.NoColor:
 		// colorprofile honours NO_COLOR only when it parses as a boolean;
 		// no-color.org says any non-empty value counts.
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
+	case o.Profile != colorprofile.Unknown:
+		opts = append(opts, tea.WithColorProfile(o.Profile))
 	}
 	// Every signal that ends a terminal session ends the program as q
-	// does, the terminal given back and the progress saved (signals.go).
+	// does, the terminal given back and the progress saved (signals.go);
+	// a server's sessions leave the signals to the server.
 	opts = append(opts, tea.WithoutSignalHandler())
-	prog := tea.NewProgram(New(cfg), opts...)
-	ended := endOnSignals(prog)
-	defer ended.release()
-	final, err := prog.Run()
+	return &Session{o: o, cfg: cfg, prog: tea.NewProgram(New(cfg), opts...)}
+}
+
+// Send gives the program a message (an Announce, a window size); it
+// waits until the program takes it, or has ended.
+func (s *Session) Send(msg tea.Msg) { s.prog.Send(msg) }
+
+// Quit ends the program as q does: progress is saved on the way out.
+func (s *Session) Quit() { s.prog.Quit() }
+
+// Run runs the program until the learner quits (or Quit, or the context
+// ends it), then saves what it holds.
+func (s *Session) Run() error {
+	o, cfg := s.o, s.cfg
+	var ended *signalEnd
+	if !o.NoSignals {
+		ended = endOnSignals(s.prog)
+		defer ended.release()
+	}
+	final, err := s.prog.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && o.Context != nil && o.Context.Err() != nil {
+		// Ended from outside (the connection closed): what it holds is
+		// still saved below.
+		err = nil
+	}
 	if serr := saveOnExit(final); serr != nil && o.Out != nil {
 		fmt.Fprintf(o.Out, "conflictlab: progress not saved: %s\r\n", termsafe.Escape(serr.Error()))
 	}
@@ -75,34 +203,52 @@ func Run(o Options) error {
 	if said := cfg.replays.stop(); said != "" && o.Out != nil {
 		fmt.Fprint(o.Out, termsafe.Escape(said))
 	}
-	if sig := ended.signal(); sig != nil {
-		return &SignalError{Signal: sig}
+	if ended != nil {
+		if sig := ended.signal(); sig != nil {
+			return &SignalError{Signal: sig}
+		}
 	}
 	return err
 }
 
 // newConfig is the app's configuration for the options: the pack, the
-// progress store, colour, the startup trace.
+// progress store, colour, live replays, the startup trace.
 func newConfig(o Options) Config {
 	getenv := o.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	cfg := Config{Start: o.Start, NoColor: noColor(getenv), OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile}
+	noColorEnv := getenv
+	if o.Environ != nil {
+		noColorEnv = environ(o.Environ)
+	}
+	cfg := Config{Start: o.Start, NoColor: noColor(noColorEnv), OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile,
+		QuizSeed: o.QuizSeed, SandboxEnv: o.SandboxEnv, Observe: o.Observe}
 	if o.Pack != nil {
 		pack := o.Pack
 		cfg.LoadCourse = func() (*lessons.Pack, error) { return pack, nil }
 	}
 	var journal live.Journal
-	if path, err := progress.DefaultPath(getenv); err != nil {
-		cfg.StoreNotice = err.Error() + "; progress will not be saved."
-	} else {
+	path := o.ProgressPath
+	if path == "" {
+		var err error
+		if path, err = progress.DefaultPath(getenv); err != nil {
+			cfg.StoreNotice = err.Error() + "; progress will not be saved."
+		}
+	}
+	if path != "" {
 		cfg.Store = progress.Open(path)
 		journal = live.JournalIn(filepath.Dir(path))
 	}
-	cfg.replays = newLiveReplays(journal)
-	if kubeconfigFound(getenv) {
+	cfg.replays = newLiveReplays(journal, o.Kubeconfig)
+	switch o.Live {
+	case LiveAuto:
+		if kubeconfigFound(getenv) {
+			cfg.Live = cfg.replays.replayer
+		}
+	case LiveOn:
 		cfg.Live = cfg.replays.replayer
+		cfg.StoreNotice = strings.TrimSpace(cfg.StoreNotice + " Live mode is on: L replays a race on the workshop's cluster, not on yours.")
 	}
 	if f := getenv(TraceEnv); f != "" {
 		var mu sync.Mutex
@@ -118,6 +264,20 @@ func newConfig(o Options) Config {
 		}
 	}
 	return cfg
+}
+
+// environ is Getenv over a KEY=VALUE list (the last one wins, as in a
+// process's environment).
+func environ(env []string) func(string) string {
+	return func(k string) string {
+		v := ""
+		for _, kv := range env {
+			if key, val, ok := strings.Cut(kv, "="); ok && key == k {
+				v = val
+			}
+		}
+		return v
+	}
 }
 
 func noColor(getenv func(string) string) bool { return getenv("NO_COLOR") != "" }

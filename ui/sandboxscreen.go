@@ -21,7 +21,7 @@ func (m *Model) openSandbox() tea.Cmd {
 		m.resize()
 		return nil
 	}
-	m.sandbox = sandbox.New(m.st, m.prog)
+	m.sandbox = sandbox.NewIn(m.cfg.SandboxEnv, m.st, m.prog)
 	if m.cfg.Ticker != nil {
 		m.sandbox.SetTicker(m.cfg.Ticker)
 	}

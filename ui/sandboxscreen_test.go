@@ -9,20 +9,9 @@ import (
 	"time"
 
 	"github.com/conflictlab/conflictlab/ui/nav"
-	"github.com/conflictlab/conflictlab/ui/sandbox"
 	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
-
-func init() {
-	// TestMonkey's random keys reach the sandbox, whose s and x write
-	// files: relative names land in a temporary folder, not in ui/.
-	dir, err := os.MkdirTemp("", "conflictlab-ui-test-")
-	if err != nil {
-		panic(err)
-	}
-	sandbox.Dir = dir
-}
 
 // TestSandboxGoldenScreens renders the sandbox's editor forms and the
 // scheduler at the two reference sizes, colour off (the goldens are the
@@ -31,12 +20,12 @@ func init() {
 // played a b a b with its lost field marked, the explorer's tally, the
 // challenge list, and a fix challenge's editor.
 func TestSandboxGoldenScreens(t *testing.T) {
-	sandbox.Now = func() time.Time { return time.Time{} }
-	defer func() { sandbox.Now = time.Now }()
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		w, h := size[0], size[1]
 		t.Run(fmt.Sprintf("%dx%d", w, h), func(t *testing.T) {
-			d := start(t, testConfig(t), w, h)
+			cfg := testConfig(t)
+			cfg.SandboxEnv.Clock = func() time.Time { return time.Time{} }
+			d := start(t, cfg, w, h)
 			shot := func(name string) {
 				t.Helper()
 				uitest.CheckFrame(t, d.Model.View().Content, w, h)

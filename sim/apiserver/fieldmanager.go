@@ -105,9 +105,12 @@ func (s *Schema) build(k api.Kind) error {
 		}
 		converter = managedfields.NewSchemeTypeConverter(s.scheme, parser)
 	} else {
-		// The Widget CRD declares no list-type markers, and a real server
-		// treats such lists as atomic, which is what the deduced converter does.
-		converter = managedfields.NewDeducedTypeConverter()
+		// The Widget CRD's structural schema (widgetschema.go).
+		wc, err := newWidgetConverter()
+		if err != nil {
+			return fmt.Errorf("field manager for %s: %w", k, err)
+		}
+		converter = wc
 	}
 	s.converters[k]++
 	for _, sub := range []string{"", "status"} {
@@ -118,10 +121,11 @@ func (s *Schema) build(k api.Kind) error {
 			fm  *managedfields.FieldManager
 			err error
 		)
+		reset := resetFields(info, sub)
 		if info.Builtin {
-			fm, err = managedfields.NewDefaultFieldManager(converter, identity{}, identity{}, creater{}, info.GVK(), info.GVK().GroupVersion(), sub, nil)
+			fm, err = managedfields.NewDefaultFieldManager(converter, identity{}, identity{}, creater{}, info.GVK(), info.GVK().GroupVersion(), sub, reset)
 		} else {
-			fm, err = managedfields.NewDefaultCRDFieldManager(converter, identity{}, identity{}, creater{}, info.GVK(), info.GVK().GroupVersion(), sub, nil)
+			fm, err = managedfields.NewDefaultCRDFieldManager(converter, identity{}, identity{}, creater{}, info.GVK(), info.GVK().GroupVersion(), sub, reset)
 		}
 		if err != nil {
 			return fmt.Errorf("field manager for %s: %w", k, err)
@@ -157,9 +161,16 @@ func (identity) ConvertFieldLabel(_ schema.GroupVersionKind, _, _ string) (strin
 }
 func (identity) Default(runtime.Object) {}
 
+// creater is the field manager's ObjectCreater. It makes the "empty"
+// object the first apply to an object without managedFields compares the
+// live one with (skipNonAppliedManager, for "before-first-apply"): a real
+// server's is its scheme's typed zero object, which zeroObject is.
 type creater struct{}
 
 func (creater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
+	if info, ok := api.Lookup(api.Kind(gvk.Kind)); ok && info.GVK() == gvk {
+		return zeroObject(info), nil
+	}
 	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
 	u.SetGroupVersionKind(gvk)
 	return u, nil

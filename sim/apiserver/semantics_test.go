@@ -220,6 +220,10 @@ func semanticsCases() []semanticsCase {
 	cases = append(cases, statusCases()...)
 	cases = append(cases, badInputCases()...)
 	cases = append(cases, upstreamCases()...)
+	cases = append(cases, lifecycleCases()...)    // lifecycle_semantics_test.go
+	cases = append(cases, statusWriteCases()...)  // status_semantics_test.go
+	cases = append(cases, measuredCases()...)     // measured_semantics_test.go
+	cases = append(cases, differentialCases()...) // differential_semantics_test.go
 	return cases
 }
 

@@ -21,7 +21,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/managedfields"
 
 	"github.com/conflictlab/conflictlab/sim/api"
 )
@@ -153,7 +155,7 @@ func (s *Server) do(req api.Request) api.Response {
 			code = http.StatusCreated
 		}
 	case api.Delete:
-		obj, err = s.delete(info, req.Ref)
+		obj, err = s.delete(info, req)
 	default:
 		err = apierrors.NewMethodNotSupported(info.Resource, string(req.Verb))
 	}
@@ -216,6 +218,7 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	if err != nil {
 		return nil, err
 	}
+	wipeSystemFields(obj)
 	if obj.GetName() == "" {
 		obj.SetName(req.Ref.Name)
 	}
@@ -226,6 +229,7 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	} else if obj.GetNamespace() == "" {
 		obj.SetNamespace(req.Ref.Namespace)
 	}
+	s.generateName(info, obj) // create.go
 	obj.SetAPIVersion(info.APIVersion)
 	obj.SetKind(string(info.Kind))
 	if info.StatusSubresource {
@@ -233,16 +237,10 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 		resetStatus(info, obj)
 	}
 	fm := s.schema.manager(info.Kind, "")
-	empty := &unstructured.Unstructured{Object: map[string]interface{}{}}
-	empty.SetGroupVersionKind(info.GVK())
 	marks := markManagedTimes(obj)
-	managed, err := fm.Update(empty, obj, managerName(req.FieldManager))
-	if err != nil {
-		return nil, apierrors.NewInternalError(err)
-	}
-	obj = managed.(*unstructured.Unstructured)
+	obj = updateManaged(fm, zeroObject(info), obj, managerName(req.FieldManager))
 	marks.restore(obj, s.now)
-	if errs := validate(info, nil, obj); len(errs) > 0 {
+	if errs := validate(info, nil, obj, ""); len(errs) > 0 {
 		return nil, invalid(info, obj.GetName(), errs)
 	}
 	// Only now does the storage layer see the object: a resourceVersion it
@@ -260,6 +258,23 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	return s.store(info, nil, obj), nil
 }
 
+// zeroObject is the "live" object a create's field manager compares the new
+// one with. The real create handler passes its Creater's New: for a
+// built-in kind the typed zero object, whose empty structs (a Deployment's
+// spec, strategy, template, status) count as present, so the creator does
+// not own them as a whole ("." entries) and owns no status at all. A custom
+// resource's zero object is empty.
+func zeroObject(info api.KindInfo) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	if typed := api.NewTyped(info.Kind); info.Builtin && typed != nil {
+		if m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed); err == nil {
+			u.Object = m
+		}
+	}
+	u.SetGroupVersionKind(info.GVK())
+	return u
+}
+
 // resetStatus is what a create does to the status of a kind with a status
 // subresource: a built-in kind's strategy sets the zero status, which its
 // typed encoding returns as "status": {} (a Deployment, measured on
@@ -270,6 +285,44 @@ func resetStatus(info api.KindInfo, obj *unstructured.Unstructured) {
 		return
 	}
 	unstructured.RemoveNestedField(obj.Object, "status")
+}
+
+// wipeSystemFields is rest.WipeObjectMetaSystemFields, which the create
+// handler (and the store, for a create by apply) runs on the object sent:
+// a creation time, uid, deletionTimestamp or grace period the client
+// wrote are dropped, and the store fills in the first two.
+func wipeSystemFields(u *unstructured.Unstructured) {
+	md, ok := u.Object["metadata"].(map[string]interface{})
+	if !ok {
+		return
+	}
+	for _, k := range []string{"creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"} {
+		delete(md, k)
+	}
+}
+
+// updateManaged is FieldManager.UpdateNoErrors, which the real create and
+// update handlers call: an object the type converter cannot take (a custom
+// resource's field of the wrong type) is no error of the field manager's;
+// the object goes on with the live object's managedFields (none on a
+// create). (UpdateNoErrors itself also logs, on the wall clock.)
+func updateManaged(fm *managedfields.FieldManager, live, next *unstructured.Unstructured, manager string) *unstructured.Unstructured {
+	out, err := fm.Update(live, next, manager)
+	if err != nil {
+		md, _ := next.Object["metadata"].(map[string]interface{})
+		if md == nil {
+			md = map[string]interface{}{}
+			next.Object["metadata"] = md
+		}
+		liveMD, _ := live.Object["metadata"].(map[string]interface{})
+		if mf, ok := liveMD["managedFields"]; ok {
+			md["managedFields"] = runtime.DeepCopyJSONValue(mf)
+		} else {
+			delete(md, "managedFields")
+		}
+		return next
+	}
+	return out.(*unstructured.Unstructured)
 }
 
 // managerName is the field manager a write is recorded under when the

@@ -163,7 +163,7 @@ func objectText(o *unstructured.Unstructured) string {
 	for _, m := range o.GetManagedFields() {
 		var fields map[string]interface{}
 		if m.FieldsV1 != nil {
-			_ = json.Unmarshal(m.FieldsV1.Raw, &fields)
+			_ = json.Unmarshal(m.FieldsV1.GetRawBytes(), &fields)
 		}
 		line := fmt.Sprintf("manager %s %s", m.Manager, m.Operation)
 		if m.Subresource != "" {

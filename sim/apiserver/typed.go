@@ -2,15 +2,13 @@ package apiserver
 
 import (
 	"encoding/json"
-	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/apimachinery/pkg/util/intstr"
 	kjson "sigs.k8s.io/json"
 
 	"github.com/conflictlab/conflictlab/sim/api"
@@ -43,6 +41,7 @@ func typedToUnstructured(info api.KindInfo, obj runtime.Object) (*unstructured.U
 	}
 	u := &unstructured.Unstructured{Object: m}
 	dropNulls(u.Object)
+	keepManagedFieldsReset(obj, u)
 	u.SetAPIVersion(info.APIVersion)
 	u.SetKind(string(info.Kind))
 	return u, nil
@@ -68,13 +67,45 @@ func decodeCustom(body []byte) (*unstructured.Unstructured, error) {
 		if err != nil {
 			return nil, err
 		}
-		if _, err := kjson.UnmarshalStrict(raw, &metav1.ObjectMeta{}); err != nil {
+		om := &metav1.ObjectMeta{}
+		if _, err := kjson.UnmarshalStrict(raw, om); err != nil {
+			return nil, &metadataError{err}
+		}
+		if err := coerceObjectMeta(m, om); err != nil {
 			return nil, &metadataError{err}
 		}
 	}
 	u := &unstructured.Unstructured{Object: m}
 	pruneWidget(u)
 	return u, nil
+}
+
+// coerceObjectMeta writes the decoded ObjectMeta back as the object's
+// metadata, as the real CR decoder does (unstructuredSchemaCoercer.apply,
+// objectmeta.SetObjectMeta): what ObjectMeta's omitempty leaves out goes,
+// so removing a custom resource's last annotation or label leaves no
+// empty map behind (measured on v1.37.2), and unknown metadata fields are
+// dropped. So does an empty managedFields list: on a custom resource
+// "managedFields: []" resets nothing, the field manager keeps the live
+// entries (measured on v1.37.2; on a built-in kind it clears them). A
+// non-empty list stays as sent, for the field manager to read raw
+// (fieldmanager.go).
+func coerceObjectMeta(obj map[string]interface{}, om *metav1.ObjectMeta) error {
+	md, err := runtime.DefaultUnstructuredConverter.ToUnstructured(om)
+	if err != nil {
+		return err
+	}
+	if old, ok := obj["metadata"].(map[string]interface{}); ok {
+		if mf, ok := old["managedFields"].([]interface{}); ok && len(mf) > 0 {
+			md["managedFields"] = mf
+		}
+	}
+	// A zero creationTimestamp converts to null; the server sets it.
+	if md["creationTimestamp"] == nil {
+		delete(md, "creationTimestamp")
+	}
+	obj["metadata"] = md
+	return nil
 }
 
 // dropNulls removes the zero timestamps and empty structs the converter
@@ -106,101 +137,22 @@ type metadataError struct{ err error }
 
 func (e *metadataError) Error() string { return e.err.Error() }
 
-// defaultDeployment is what the real server's decoder applies to every
-// Deployment it reads from a request (SetObjectDefaults_Deployment in
-// k8s.io/kubernetes/pkg/apis/apps/v1, for the fields a Deployment of the
-// course has: the deployment, its pod spec and its containers). Without it
-// the stored object lacks strategy, revisionHistoryLimit,
-// progressDeadlineSeconds, dnsPolicy, ... that a real GET shows, and that
-// the creator owns in managedFields.
-func defaultDeployment(d *appsv1.Deployment) {
-	i32 := func(v int32) *int32 { return &v }
-	if d.Spec.Replicas == nil {
-		d.Spec.Replicas = i32(1)
+// keepManagedFieldsReset: a body whose metadata.managedFields is an empty
+// list asks the field manager to drop every entry (isResetManagedFields in
+// apimachinery's managedfields), but the converter leaves an empty list
+// out (omitempty), which would make it mean "keep them". The typed object
+// still tells the two apart; put the empty list back.
+func keepManagedFieldsReset(obj runtime.Object, u *unstructured.Unstructured) {
+	acc, err := meta.Accessor(obj)
+	if err != nil {
+		return
 	}
-	st := &d.Spec.Strategy
-	if st.Type == "" {
-		st.Type = appsv1.RollingUpdateDeploymentStrategyType
-	}
-	if st.Type == appsv1.RollingUpdateDeploymentStrategyType {
-		if st.RollingUpdate == nil {
-			st.RollingUpdate = &appsv1.RollingUpdateDeployment{}
+	if mf := acc.GetManagedFields(); mf != nil && len(mf) == 0 {
+		md, _ := u.Object["metadata"].(map[string]interface{})
+		if md == nil {
+			md = map[string]interface{}{}
+			u.Object["metadata"] = md
 		}
-		if st.RollingUpdate.MaxUnavailable == nil {
-			v := intstr.FromString("25%")
-			st.RollingUpdate.MaxUnavailable = &v
-		}
-		if st.RollingUpdate.MaxSurge == nil {
-			v := intstr.FromString("25%")
-			st.RollingUpdate.MaxSurge = &v
-		}
+		md["managedFields"] = []interface{}{}
 	}
-	if d.Spec.RevisionHistoryLimit == nil {
-		d.Spec.RevisionHistoryLimit = i32(10)
-	}
-	if d.Spec.ProgressDeadlineSeconds == nil {
-		d.Spec.ProgressDeadlineSeconds = i32(600)
-	}
-	ps := &d.Spec.Template.Spec
-	if ps.ServiceAccountName == "" {
-		ps.ServiceAccountName = ps.DeprecatedServiceAccount
-	}
-	ps.DeprecatedServiceAccount = ps.ServiceAccountName
-	if ps.DNSPolicy == "" {
-		ps.DNSPolicy = corev1.DNSClusterFirst
-	}
-	if ps.RestartPolicy == "" {
-		ps.RestartPolicy = corev1.RestartPolicyAlways
-	}
-	if ps.SecurityContext == nil {
-		ps.SecurityContext = &corev1.PodSecurityContext{}
-	}
-	if ps.TerminationGracePeriodSeconds == nil {
-		v := int64(corev1.DefaultTerminationGracePeriodSeconds)
-		ps.TerminationGracePeriodSeconds = &v
-	}
-	if ps.SchedulerName == "" {
-		ps.SchedulerName = corev1.DefaultSchedulerName
-	}
-	for _, cs := range [][]corev1.Container{ps.InitContainers, ps.Containers} {
-		for i := range cs {
-			defaultContainer(&cs[i])
-		}
-	}
-}
-
-// defaultContainer is SetDefaults_Container plus the ports' protocol.
-func defaultContainer(c *corev1.Container) {
-	if c.ImagePullPolicy == "" {
-		if imageTag(c.Image) == "latest" {
-			c.ImagePullPolicy = corev1.PullAlways
-		} else {
-			c.ImagePullPolicy = corev1.PullIfNotPresent
-		}
-	}
-	if c.TerminationMessagePath == "" {
-		c.TerminationMessagePath = corev1.TerminationMessagePathDefault
-	}
-	if c.TerminationMessagePolicy == "" {
-		c.TerminationMessagePolicy = corev1.TerminationMessageReadFile
-	}
-	for i := range c.Ports {
-		if c.Ports[i].Protocol == "" {
-			c.Ports[i].Protocol = corev1.ProtocolTCP
-		}
-	}
-}
-
-// imageTag is the tag parsers.ParseImageName finds: "latest" when an image
-// names neither a tag nor a digest, "" for a digest alone.
-func imageTag(image string) string {
-	name, _, hasDigest := strings.Cut(image, "@")
-	last := name[strings.LastIndex(name, "/")+1:]
-	if i := strings.LastIndex(last, ":"); i >= 0 {
-		return last[i+1:]
-	}
-	if hasDigest {
-		return ""
-	}
-	return "latest"
 }

@@ -45,7 +45,8 @@ func TestTypeConvertersBuiltPerKindOnce(t *testing.T) {
 	d := api.Ref{Kind: api.Deployment, Namespace: "default", Name: "d"}
 	for i := 0; i < 2; i++ {
 		do(api.Request{Verb: api.Patch, Ref: d, PatchType: api.ApplyPatch, FieldManager: "a",
-			Body: []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: " + string(rune('1'+i)) + "}\n")})
+			Body: []byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: " + string(rune('1'+i)) +
+				", selector: {matchLabels: {app: d}}, template: {metadata: {labels: {app: d}}, spec: {containers: [{name: app, image: app}]}}}\n")})
 		// The status endpoint shares the kind's converter.
 		do(api.Request{Verb: api.Update, Ref: d, Subresource: "status",
 			Body: []byte(`{"metadata":{"name":"d"},"status":{"replicas":1}}`)})

@@ -1,11 +1,10 @@
 package apiserver
 
 import (
+	"encoding/base64"
 	"fmt"
 	"sort"
-	"strings"
 
-	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -14,27 +13,108 @@ import (
 	"github.com/conflictlab/conflictlab/sim/api"
 )
 
-// validate checks the rules the lessons lean on; what it reports, and in
-// which order, is what a real server reports for them. It mirrors how the
-// kinds' strategies compose apimachinery's validation:
+// validate runs the checks of the served kinds' strategies (of the status
+// strategy for a write to sub "status"), in the order
+// the real registry runs them, and reports what a real server reports for
+// them. The simulator does not import k8s.io/kubernetes (it would need
+// replace directives for every staging module and roughly double the
+// build): the rules of its strategies are written out here and
+// in validate_*.go, each naming the upstream function it mirrors, and built
+// from apimachinery's own validation functions wherever upstream calls
+// them.
 //
-//   - every update first runs ValidateObjectMetaAccessorUpdate (no new
-//     finalizers while deleting; the rest of it guards fields the simulator
-//     keeps from the live object anyway), and for built-in kinds core's
-//     ValidateObjectMetaUpdate adds the finalizer-name check;
-//   - a create validates the whole metadata (name, finalizers), and so does
-//     a ConfigMap update, since ValidateConfigMapUpdate ends by validating
-//     the new ConfigMap as if created. The two passes can find the same bad
-//     finalizer; kube-apiserver v1.37.2 answers it with one cause (measured
-//     by the conformance run, which compares causes), so the list is kept
-//     free of repeats.
-func validate(info api.KindInfo, live, next *unstructured.Unstructured) field.ErrorList {
-	return unique(validateAll(info, live, next))
+//   - a create runs the kind's strategy.Validate (rest.ValidateCreate);
+//   - an update runs validateCommonFields (ValidateObjectMetaAccessor and
+//     ValidateObjectMetaAccessorUpdate) and then the strategy's
+//     ValidateUpdate (rest.ValidateUpdate).
+//
+// Several passes can find the same bad field (a ConfigMap update validates
+// the new ConfigMap as if created); for a built-in kind kube-apiserver
+// v1.37.2 answers it with one cause (measured by the conformance run, which
+// compares causes), so the list is kept free of repeats. A custom
+// resource's update keeps them: see validateCustomUpdate.
+func validate(info api.KindInfo, live, next *unstructured.Unstructured, sub string) field.ErrorList {
+	metaPath := field.NewPath("metadata")
+	var errs field.ErrorList
+	if live == nil {
+		// rest.ValidateCreate then runs ValidateObjectMetaAccessor when
+		// the strategy found nothing; every served kind's strategy has
+		// run the same checks, with a name rule at least as strict, so it
+		// would find nothing either.
+		return unique(validateCreate(info, next))
+	}
+	if info.Kind == api.Widget {
+		return validateCustomUpdate(live, next)
+	}
+	errs = append(errs, validateObjectMeta(next, metaPath)...)
+	errs = append(errs, validateObjectMetaUpdate(next, live, metaPath)...)
+	if info.Kind == api.Deployment && sub == "status" {
+		// deploymentStatusStrategy.ValidateUpdate.
+		errs = append(errs, validateDeploymentStatusUpdate(live, next)...)
+	} else {
+		errs = append(errs, validateUpdate(info, live, next)...)
+	}
+	return unique(errs)
+}
+
+// validateCreate is the kind's strategy.Validate.
+func validateCreate(info api.KindInfo, next *unstructured.Unstructured) field.ErrorList {
+	metaPath := field.NewPath("metadata")
+	switch info.Kind {
+	case api.ConfigMap:
+		return validateConfigMap(next, true)
+	case api.Deployment:
+		return validateDeployment(nil, next)
+	case api.Widget:
+		// customResourceStrategy.Validate: the generic metadata check,
+		// then the schema.
+		return append(validateObjectMeta(next, metaPath), validateWidget(next)...)
+	}
+	return nil
+}
+
+// validateCustomUpdate is rest.ValidateUpdate for a custom resource, main
+// resource or /status, as kube-apiserver v1.37.2 answers it: nothing
+// dedupes the causes, so a bad metadata field is listed once per pass that
+// checks it (measured: a bad label or annotation three times, a changed
+// uid twice).
+//
+//   - validateCommonFields: ValidateObjectMetaAccessor, whose name rule is
+//     only the path-segment one (a generateName like "Bad_" passes), then
+//     ValidateObjectMetaAccessorUpdate;
+//   - customResourceValidator.ValidateUpdate (ValidateStatusUpdate):
+//     ValidateObjectMetaUpdate again (validateObjectMetaUpdateDeclaratively;
+//     the declarative ObjectMeta rules it adds are alpha, not enforced),
+//     then the schema.
+func validateCustomUpdate(live, next *unstructured.Unstructured) field.ErrorList {
+	metaPath := field.NewPath("metadata")
+	errs := validateObjectMetaNamed(next, metaPath, validatePathSegment)
+	errs = append(errs, validateObjectMetaUpdate(next, live, metaPath)...)
+	errs = append(errs, validateObjectMetaUpdate(next, live, metaPath)...)
+	return append(errs, validateWidget(next)...)
+}
+
+// validateUpdate is the kind's strategy.ValidateUpdate.
+func validateUpdate(info api.KindInfo, live, next *unstructured.Unstructured) field.ErrorList {
+	switch info.Kind {
+	case api.ConfigMap:
+		return validateConfigMapUpdate(live, next)
+	case api.Deployment:
+		return validateDeployment(live, next)
+	case api.Widget:
+		// customResourceStrategy.ValidateUpdate: ValidateObjectMetaAccessorUpdate,
+		// already run by validateCommonFields, then the schema.
+		return validateWidget(next)
+	}
+	return nil
 }
 
 // unique drops an error that repeats an earlier one (same type, field,
 // value and detail), keeping the order.
 func unique(errs field.ErrorList) field.ErrorList {
+	if len(errs) < 2 {
+		return errs
+	}
 	out := errs[:0:0]
 	seen := map[string]bool{}
 	for _, e := range errs {
@@ -47,74 +127,77 @@ func unique(errs field.ErrorList) field.ErrorList {
 	return out
 }
 
-func validateAll(info api.KindInfo, live, next *unstructured.Unstructured) field.ErrorList {
-	var errs field.ErrorList
-	metaPath := field.NewPath("metadata")
-	finPath := metaPath.Child("finalizers")
-	if live != nil {
-		if live.GetDeletionTimestamp() != nil {
-			errs = append(errs, apivalidation.ValidateNoNewFinalizers(next.GetFinalizers(), live.GetFinalizers(), finPath)...)
+// validateConfigMap is core validation's ValidateConfigMap (generic: see
+// validateKubeObjectMeta).
+func validateConfigMap(u *unstructured.Unstructured, generic bool) field.ErrorList {
+	errs := validateKubeObjectMeta(u, field.NewPath("metadata"), generic)
+	data, _, _ := unstructured.NestedStringMap(u.Object, "data")
+	binary, _, _ := unstructured.NestedStringMap(u.Object, "binaryData")
+	total := 0
+	for _, k := range sortedKeys(data) {
+		for _, msg := range validation.IsConfigMapKey(k) {
+			errs = append(errs, field.Invalid(field.NewPath("data").Key(k), k, msg))
 		}
-		if info.Builtin {
-			errs = append(errs, validateKubeFinalizerNames(next.GetFinalizers(), finPath)...)
+		if _, dup := binary[k]; dup {
+			errs = append(errs, field.Invalid(field.NewPath("data").Key(k), k, "duplicate of key present in binaryData"))
 		}
+		total += len(data[k])
 	}
-	if live == nil || info.Kind == api.ConfigMap {
-		if live == nil {
-			errs = append(errs, validateName(next.GetName(), metaPath.Child("name"))...)
+	for _, k := range sortedKeys(binary) {
+		for _, msg := range validation.IsConfigMapKey(k) {
+			errs = append(errs, field.Invalid(field.NewPath("binaryData").Key(k), k, msg))
 		}
-		errs = append(errs, apivalidation.ValidateFinalizers(next.GetFinalizers(), finPath)...)
-		if info.Builtin {
-			errs = append(errs, validateKubeFinalizerNames(next.GetFinalizers(), finPath)...)
-		}
+		// binaryData is base64 on the wire: its size is the decoded bytes'.
+		raw, _ := base64.StdEncoding.DecodeString(binary[k])
+		total += len(raw)
 	}
-	switch info.Kind {
-	case api.ConfigMap:
-		data, _, _ := unstructured.NestedStringMap(next.Object, "data")
-		keys := make([]string, 0, len(data))
-		for k := range data {
-			keys = append(keys, k)
+	if total > maxConfigMapSize {
+		errs = append(errs, field.TooLong(field.NewPath(""), "", maxConfigMapSize))
+	}
+	return errs
+}
+
+// maxConfigMapSize is core.MaxSecretSize, which ValidateConfigMap uses.
+const maxConfigMapSize = 1 * 1024 * 1024
+
+// validateConfigMapUpdate is ValidateConfigMapUpdate: an immutable
+// ConfigMap keeps its data, its binaryData and its immutability.
+func validateConfigMapUpdate(live, next *unstructured.Unstructured) field.ErrorList {
+	errs := validateKubeObjectMetaUpdate(next, field.NewPath("metadata"))
+	if immutable(live) {
+		const msg = "field is immutable when `immutable` is set"
+		if !immutable(next) {
+			errs = append(errs, field.Forbidden(field.NewPath("immutable"), msg))
 		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			for _, msg := range validation.IsConfigMapKey(k) {
-				errs = append(errs, field.Invalid(field.NewPath("data").Key(k), k, msg))
+		for _, f := range []string{"data", "binaryData"} {
+			if !sameStringMap(live, next, f) {
+				errs = append(errs, field.Forbidden(field.NewPath(f), msg))
 			}
 		}
-	case api.Widget:
-		errs = append(errs, validateWidget(next)...)
 	}
-	return errs
+	return append(errs, validateConfigMap(next, false)...)
 }
 
-// validateName: every served kind's names are DNS subdomains, and a create
-// without one is refused (ValidateObjectMetaAccessor).
-func validateName(name string, path *field.Path) field.ErrorList {
-	if name == "" {
-		return field.ErrorList{field.Required(path, "name or generateName is required")}
-	}
-	var errs field.ErrorList
-	for _, msg := range apivalidation.NameIsDNSSubdomain(name, false) {
-		errs = append(errs, field.Invalid(path, name, msg))
-	}
-	return errs
+func immutable(u *unstructured.Unstructured) bool {
+	b, _, _ := unstructured.NestedBool(u.Object, "immutable")
+	return b
 }
 
-// validateKubeFinalizerNames is kube-apiserver's core check: a built-in
-// kind's finalizer must be qualified ("example.com/name") or standard.
-func validateKubeFinalizerNames(finalizers []string, path *field.Path) field.ErrorList {
-	var errs field.ErrorList
-	for i, name := range finalizers {
-		if strings.Contains(name, "/") {
-			continue
-		}
-		switch name {
-		case "kubernetes", "orphan", "foregroundDeletion":
-		default:
-			errs = append(errs, field.Invalid(path.Index(i), name, "name is neither a standard finalizer name nor is it fully qualified"))
+// sameStringMap compares a map field of two objects as the typed
+// ConfigMaps compare (reflect.DeepEqual after decoding, where the
+// ConfigMap's defaulting makes a missing data an empty map).
+func sameStringMap(a, b *unstructured.Unstructured, f string) bool {
+	ma, _, _ := unstructured.NestedStringMap(a.Object, f)
+	mb, _, _ := unstructured.NestedStringMap(b.Object, f)
+	if len(ma) != len(mb) {
+		return false
+	}
+	for k, v := range ma {
+		if w, ok := mb[k]; !ok || w != v {
+			return false
 		}
 	}
-	return errs
+	return true
 }
 
 func fieldErrRVRequired(info api.KindInfo, name string) error {

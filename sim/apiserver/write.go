@@ -7,9 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"time"
 
-	jsonpatch "github.com/evanphx/json-patch/v5"
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -44,6 +43,9 @@ func (s *Server) update(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	if !ok {
 		// An update never creates a ConfigMap, a Deployment or a Widget.
 		return nil, notFound(info, req.Ref.Name)
+	}
+	if err := checkUIDPrecondition(info, live, next); err != nil { // precondition.go
+		return nil, err
 	}
 	if err := checkRV(info, live, next.GetResourceVersion()); err != nil {
 		return nil, err
@@ -83,7 +85,7 @@ func checkSubresource(info api.KindInfo, sub string) error {
 	case sub == "status" && info.StatusSubresource:
 		return nil
 	}
-	return apierrors.NewNotFound(info.Resource, sub)
+	return noSuchSubresource() // subresource.go
 }
 
 // patch applies a patch of any of the four kinds to the live object.
@@ -113,7 +115,7 @@ func (s *Server) patch(info api.KindInfo, req api.Request) (*unstructured.Unstru
 	var next *unstructured.Unstructured
 	switch req.PatchType {
 	case api.JSONPatch, api.MergePatch:
-		liveJSON, err := json.Marshal(live.Object)
+		liveJSON, err := encodeLive(info, live)
 		if err != nil {
 			return nil, false, apierrors.NewInternalError(err)
 		}
@@ -159,6 +161,23 @@ func validatePatchBody(pt types.PatchType, body []byte) ([]byte, error) {
 		return nil, apierrors.NewBadRequest("invalid JSON patch")
 	}
 	return body, nil
+}
+
+// encodeLive is the live object as the real handler encodes it for a JSON
+// or merge patch (runtime.Encode with the kind's codec): a built-in kind in
+// its Go type's field order, a custom resource's map with sorted keys. The
+// patch library re-encodes only the objects a patch touches (sorting their
+// keys), so the order shows in the 422 that quotes a result the kind
+// cannot decode.
+func encodeLive(info api.KindInfo, live *unstructured.Unstructured) ([]byte, error) {
+	if !info.Builtin {
+		return json.Marshal(live.Object)
+	}
+	obj := api.NewTyped(info.Kind)
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(live.Object, obj); err != nil {
+		return nil, err
+	}
+	return json.Marshal(obj)
 }
 
 // maxJSONPatchOperations is the real server's cap on the operations of one
@@ -290,8 +309,7 @@ func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*
 			// A subresource never creates its object.
 			return nil, false, notFound(info, req.Ref.Name)
 		}
-		base = &unstructured.Unstructured{Object: map[string]interface{}{}}
-		base.SetGroupVersionKind(info.GVK())
+		base = zeroObject(info)
 		base.SetNamespace(req.Ref.Namespace)
 	}
 	fm := s.schema.manager(info.Kind, req.Subresource)
@@ -320,10 +338,11 @@ func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*
 		return nil, false, err
 	}
 	if !exists {
+		wipeSystemFields(next)
 		if info.StatusSubresource {
 			resetStatus(info, next)
 		}
-		if errs := validate(info, nil, next); len(errs) > 0 {
+		if errs := validate(info, nil, next, ""); len(errs) > 0 {
 			return nil, false, invalid(info, next.GetName(), errs)
 		}
 		return s.store(info, nil, next), true, nil
@@ -331,6 +350,7 @@ func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*
 	if err := checkRV(info, live, next.GetResourceVersion()); err != nil {
 		return nil, false, err
 	}
+	next = s.subresourceView(info, live, next, req.Subresource) // subresource.go
 	obj, err := s.finish(info, live, next, req.Subresource)
 	return obj, false, err
 }
@@ -361,46 +381,21 @@ func typedApplyResult(info api.KindInfo, merged *unstructured.Unstructured) (*un
 	return next, nil
 }
 
-// write completes an update or a non-apply patch: the subresource decides
-// which part of the body counts, then the field manager records who changed
-// what, then finish.
+// write completes an update or a non-apply patch: the field manager
+// records who changed what, then the subresource decides which part of
+// the body counts, then finish. The order is the real one: the field
+// manager is a transformer of the request's object (UpdatedObjectInfo),
+// the strategy's PrepareForUpdate runs after it, so the field manager
+// sees what the body carries where the endpoint ignores it (a custom
+// resource's status sent to the main resource), and a value there it
+// cannot type leaves managedFields as they were (UpdateNoErrors).
 func (s *Server) write(info api.KindInfo, live, next *unstructured.Unstructured, sub, manager string) (*unstructured.Unstructured, error) {
-	next = s.subresourceView(info, live, next, sub)
 	base := live.DeepCopy()
 	marks := markManagedTimes(base, next)
-	out, err := s.schema.manager(info.Kind, sub).Update(base, next, managerName(manager))
-	if err != nil {
-		return nil, apierrors.NewInternalError(err)
-	}
-	obj := out.(*unstructured.Unstructured)
+	obj := updateManaged(s.schema.manager(info.Kind, sub), base, next, managerName(manager))
 	marks.restore(obj, s.now)
+	obj = s.subresourceView(info, live, obj, sub)
 	return s.finish(info, live, obj, sub)
-}
-
-// subresourceView keeps only the part of the body the endpoint owns: a write
-// to the main resource keeps the live status; a write to /status keeps
-// everything but the status (and the managed fields it carries).
-func (s *Server) subresourceView(info api.KindInfo, live, next *unstructured.Unstructured, sub string) *unstructured.Unstructured {
-	if !info.StatusSubresource {
-		return next
-	}
-	if sub == "status" {
-		out := live.DeepCopy()
-		if st, ok := next.Object["status"]; ok {
-			out.Object["status"] = st
-		} else {
-			delete(out.Object, "status")
-		}
-		out.SetManagedFields(next.GetManagedFields())
-		out.SetResourceVersion(next.GetResourceVersion())
-		return out
-	}
-	if st, ok := live.Object["status"]; ok {
-		next.Object["status"] = runtimeDeepCopy(st)
-	} else {
-		delete(next.Object, "status")
-	}
-	return next
 }
 
 // finish is common to every write of an existing object: server-owned
@@ -414,13 +409,18 @@ func (s *Server) finish(info api.KindInfo, live, next *unstructured.Unstructured
 		}
 	}
 	keepServerMetadata(live, next)
-	if tracksGeneration(info) && (specChanged(live, next) || (info.Kind == api.Deployment && annotationsChanged(live, next))) {
+	// Only the main resource's strategy counts generations: a /status
+	// write that changes a Deployment's annotations leaves it (subresource.go).
+	if sub == "" && tracksGeneration(info) && (specChanged(live, next) || (info.Kind == api.Deployment && annotationsChanged(live, next))) {
 		next.SetGeneration(live.GetGeneration() + 1)
 	}
-	if errs := validate(info, live, next); len(errs) > 0 {
+	// The store has checked the RV the write carried; an unconditional
+	// write is given the live one before validation (which would refuse
+	// an update without one).
+	next.SetResourceVersion(live.GetResourceVersion())
+	if errs := validate(info, live, next, sub); len(errs) > 0 {
 		return nil, invalid(info, next.GetName(), errs)
 	}
-	next.SetResourceVersion(live.GetResourceVersion())
 	if sameObject(live, next) {
 		// Nothing changed: 200 with the live object, no new RV, no event.
 		return live, nil
@@ -428,9 +428,14 @@ func (s *Server) finish(info api.KindInfo, live, next *unstructured.Unstructured
 	return s.store(info, live, next), nil
 }
 
-// keepServerMetadata: a client cannot set what the server owns.
+// keepServerMetadata: a client cannot set what the server owns
+// (rest.BeforeUpdate). A uid the write left out is the live one; a uid it
+// carries stays, for validation to refuse if it is another (a PUT never
+// gets there: its uid is a precondition, see checkUIDPrecondition).
 func keepServerMetadata(live, next *unstructured.Unstructured) {
-	next.SetUID(live.GetUID())
+	if next.GetUID() == "" {
+		next.SetUID(live.GetUID())
+	}
 	next.SetCreationTimestamp(live.GetCreationTimestamp())
 	next.SetDeletionTimestamp(live.GetDeletionTimestamp())
 	next.SetDeletionGracePeriodSeconds(live.GetDeletionGracePeriodSeconds())
@@ -545,43 +550,4 @@ func (s *Server) remove(ref api.Ref, live *unstructured.Unstructured) *unstructu
 // uidFor makes deterministic UIDs shaped like real ones.
 func uidFor(n int) typesUID {
 	return typesUID(fmt.Sprintf("00000000-0000-4000-8000-%012d", n))
-}
-
-// delete removes an object, or marks it for deletion while finalizers remain.
-func (s *Server) delete(info api.KindInfo, ref api.Ref) (*unstructured.Unstructured, error) {
-	live, ok := s.objects[ref]
-	if !ok {
-		return nil, notFound(info, ref.Name)
-	}
-	if len(live.GetFinalizers()) == 0 {
-		// None of the served kinds deletes gracefully: the object goes at
-		// once, in its last state; it never gets a deletionTimestamp.
-		// (A real server answers a ConfigMap DELETE with a Status; the
-		// simulator answers with the deleted object at its deletion RV.)
-		return s.remove(ref, live), nil
-	}
-	next := live.DeepCopy()
-	markAsDeleting(next, s.now)
-	if sameObject(live, next) {
-		// A repeated DELETE of an object already being deleted changes
-		// nothing, and a write that changes nothing is not written.
-		return live, nil
-	}
-	return s.store(info, live, next), nil
-}
-
-// markAsDeleting is the registry's (generic/registry/store.go): the first
-// DELETE of an object with finalizers bumps its generation (if it has one),
-// sets deletionTimestamp to now unless an earlier one is set, and the grace
-// period to 0.
-func markAsDeleting(u *unstructured.Unstructured, now time.Time) {
-	if u.GetDeletionTimestamp() == nil && u.GetGeneration() > 0 {
-		u.SetGeneration(u.GetGeneration() + 1)
-	}
-	if ts := u.GetDeletionTimestamp(); ts == nil || ts.Time.After(now) {
-		t := metav1.NewTime(now)
-		u.SetDeletionTimestamp(&t)
-	}
-	var zero int64
-	u.SetDeletionGracePeriodSeconds(&zero)
 }

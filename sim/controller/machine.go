@@ -30,6 +30,9 @@ type Action struct {
 	Request api.Request
 	// Purpose says why, for the timeline: "read", "write", "retry 2/5 write", "requeue 1 read".
 	Purpose string
+	// Selector, on a LIST, is the labels the controller looks for in what
+	// it lists (a create finding its children, lifecycle.go).
+	Selector map[string]string
 }
 
 // Status is where the machine is.
@@ -133,6 +136,9 @@ func (m *Machine) Holding() *unstructured.Unstructured { return m.read }
 // Next says what the machine will do when it is scheduled. It is pure:
 // calling it twice gives the same action.
 func (m *Machine) Next() Action {
+	if m.prog.Write.IsLifecycle() {
+		return m.nextLifecycle() // lifecycle.go
+	}
 	switch m.phase {
 	case phaseRead:
 		purpose := m.purpose("read")
@@ -147,7 +153,7 @@ func (m *Machine) Next() Action {
 			// which the server never hands out.
 			panic(fmt.Sprintf("controller %s: %v", m.prog.Name, err))
 		}
-		return Action{Kind: SendRequest, Request: req, Purpose: m.purpose("write")}
+		return Action{Kind: SendRequest, Request: req, Purpose: m.purpose(writePurpose(m.prog, m.read, m.mutated))}
 	}
 	return Action{Kind: Idle}
 }
@@ -182,8 +188,20 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 	}
 	// Counted as it goes, so a reconcile that never returns shows too.
 	m.stats.LongestReconcileMS = max(m.stats.LongestReconcileMS, (now - m.started).Milliseconds())
+	if m.prog.Write.IsLifecycle() {
+		m.deliverLifecycle(resp, now) // lifecycle.go
+		return
+	}
 	switch m.phase {
 	case phaseRead:
+		if apierrors.IsNotFound(resp.Err) {
+			// The object is gone (deleted, or not yet seen by the cache):
+			// nothing to reconcile, as a controller returns nil on a
+			// Lister's NotFound.
+			m.read = nil
+			m.finishReconcile(now)
+			return
+		}
 		if resp.Err != nil {
 			m.stats.Errors++
 			m.lastErr = resp.Err
@@ -198,8 +216,9 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 			m.phase = phaseGaveUp
 			return
 		}
-		if unchanged(resp.Object, mutated) {
-			// Nothing to do: a real controller skips the write.
+		if unchanged(resp.Object, mutated) && !m.prog.SendNoop && m.prog.Body == nil {
+			// Nothing to do: a real controller skips the write (unless
+			// the program sends it on purpose, or sends a body it was given).
 			m.finishReconcile(now)
 			return
 		}
@@ -212,28 +231,34 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 			m.finishReconcile(now)
 			return
 		}
-		m.lastErr = resp.Err
-		if apierrors.IsConflict(resp.Err) {
-			m.stats.Conflicts++
-		} else {
-			m.stats.Errors++
-		}
-		r := m.prog.Retry
-		retryable := r.Retries(resp.Err)
-		if retryable && (r.Unbounded || m.attempt < r.Attempts) {
-			m.attempt++
-			m.stats.Retries++
-			m.wakeAt = now + r.Backoff
-			if r.Reread == RereadNone {
-				// The same stale copy again: the anti-pattern.
-				return
-			}
-			m.source = r.Reread
-			m.phase = phaseRead
+		m.writeFailed(resp.Err, now)
+	}
+}
+
+// writeFailed counts a failed write and either retries it (after the
+// backoff, from a fresh read unless the policy rereads nothing) or returns
+// the error to the workqueue.
+func (m *Machine) writeFailed(err error, now time.Duration) {
+	m.lastErr = err
+	if apierrors.IsConflict(err) {
+		m.stats.Conflicts++
+	} else {
+		m.stats.Errors++
+	}
+	r := m.prog.Retry
+	if r.Retries(err) && (r.Unbounded || m.attempt < r.Attempts) {
+		m.attempt++
+		m.stats.Retries++
+		m.wakeAt = now + r.Backoff
+		if r.Reread == RereadNone {
+			// The same stale copy again: the anti-pattern.
 			return
 		}
-		m.failReconcile(now)
+		m.source = r.Reread
+		m.phase = phaseRead
+		return
 	}
+	m.failReconcile(now)
 }
 
 // MaxRequeueDelay is client-go's cap on a requeued item's backoff.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/conflictlab/conflictlab/sim/api"
 )
@@ -80,9 +81,30 @@ type Program struct {
 	// FieldManager names the writer in managedFields (defaults to Name).
 	FieldManager string
 	// Force takes ownership of contested fields on apply.
-	Force   bool
-	Retry   RetryPolicy
-	Requeue RequeuePolicy
+	Force bool
+	// Subresource is where the write goes: "" (the object itself) or
+	// "status" (its /status), for every write method. UpdateStatus is
+	// Update with Subresource "status", kept for older files.
+	Subresource string
+	// SendNoop sends the write even when the mutations leave the copy as
+	// it was read, so the server's answer to a no-op request shows; by
+	// default such a write is skipped, as a real controller skips it.
+	SendNoop bool
+	// Body, when set, is sent as it is instead of the computed change (see
+	// body.go): a mapping for merge, strategic and apply, an op list for
+	// json-patch. A program with a body has no mutations.
+	Body interface{}
+	// Object is what a create sends, whole (lifecycle.go): named by its
+	// metadata.name, or by metadata.generateName for the server to finish.
+	Object *unstructured.Unstructured
+	// WhenAbsent makes a create look for its object first, where Read
+	// says, and create it only if it finds none: a controller ensuring a
+	// child exists.
+	WhenAbsent bool
+	// Preconditions are what a delete takes from the copy it read.
+	Preconditions Preconditions
+	Retry         RetryPolicy
+	Requeue       RequeuePolicy
 	// Reconciles is how many times the controller runs its loop (default 1):
 	// a hot object sees several.
 	Reconciles int
@@ -171,6 +193,9 @@ func (p Program) Validate() error {
 	if !NameRule.MatchString(p.Name) {
 		return fmt.Errorf("controller name %q: use letters, digits and dashes", p.Name)
 	}
+	if p.Write.IsLifecycle() {
+		return p.validateLifecycle() // lifecycle.go
+	}
 	if _, ok := api.Lookup(p.Target.Kind); !ok {
 		return fmt.Errorf("controller %s: unknown kind %q", p.Name, p.Target.Kind)
 	}
@@ -202,7 +227,10 @@ func (p Program) Validate() error {
 	if p.Retry.Attempts < 1 && !p.Retry.Unbounded {
 		return fmt.Errorf("controller %s: retry attempts must be at least 1", p.Name)
 	}
-	if len(p.Mutations) == 0 {
+	if err := p.validateWrite(); err != nil { // body.go
+		return fmt.Errorf("controller %s: %w", p.Name, err)
+	}
+	if len(p.Mutations) == 0 && p.Body == nil {
 		return fmt.Errorf("controller %s: no mutations", p.Name)
 	}
 	for i, m := range p.Mutations {

@@ -89,10 +89,11 @@ func TestRequeueBackoffMatchesClientGo(t *testing.T) {
 		Read: FromLive, Write: Update, Retry: NoRetry(), Requeue: RequeuePolicy{Max: 30},
 		Mutations: []Mutation{{Op: Set, Path: MustPath("data.x"), Value: "1"}}}
 	m := New(p)
-	gone := apierrors.NewNotFound(schema.GroupResource{Resource: "configmaps"}, "cm1")
+	// A read that fails (a 404 would be "nothing to do", not an error).
+	down := apierrors.NewServiceUnavailable("etcd is unreachable")
 	now := time.Duration(0)
 	for i := 0; i < 30; i++ {
-		m.Deliver(m.Next(), api.Response{Code: 404, Err: gone}, now)
+		m.Deliver(m.Next(), api.Response{Code: 503, Err: down}, now)
 		want := limiter.When("cm1")
 		if got := m.WakeAt() - now; got != want {
 			t.Fatalf("requeue %d: backoff %v, client-go %v", i+1, got, want)

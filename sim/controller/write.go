@@ -19,7 +19,10 @@ import (
 // strategic one, an op list for a JSON patch, an apply configuration that
 // names only the intended fields for server-side apply.
 func BuildWrite(p Program, read, mutated *unstructured.Unstructured) (api.Request, error) {
-	req := api.Request{Ref: p.Target, FieldManager: p.Manager()}
+	req := api.Request{Ref: p.Target, FieldManager: p.Manager(), Subresource: p.WriteSubresource()}
+	if p.Body != nil {
+		return bodyRequest(p, req)
+	}
 	switch p.Write {
 	case Update, UpdateClearRV, UpdateStatus:
 		obj := mutated.DeepCopy()
@@ -31,9 +34,6 @@ func BuildWrite(p Program, read, mutated *unstructured.Unstructured) (api.Reques
 			return req, err
 		}
 		req.Verb, req.Body = api.Update, body
-		if p.Write == UpdateStatus {
-			req.Subresource = "status"
-		}
 		return req, nil
 	case MergePatch, StrategicPatch:
 		body, err := diffPatch(p, read, mutated)
@@ -66,6 +66,29 @@ func BuildWrite(p Program, read, mutated *unstructured.Unstructured) (api.Reques
 		return req, nil
 	}
 	return req, fmt.Errorf("unknown write method %q", p.Write)
+}
+
+// bodyRequest sends a hand-written body as it is: the patch the
+// instructor wrote, instead of one computed from mutations.
+func bodyRequest(p Program, req api.Request) (api.Request, error) {
+	body, err := json.Marshal(p.Body)
+	if err != nil {
+		return req, err
+	}
+	req.Verb, req.Body = api.Patch, body
+	switch p.Write {
+	case MergePatch:
+		req.PatchType = api.MergePatch
+	case StrategicPatch:
+		req.PatchType = api.StrategicPatch
+	case JSONPatch:
+		req.PatchType = api.JSONPatch
+	case ServerSideApply:
+		req.PatchType, req.Force = api.ApplyPatch, p.Force
+	default:
+		return req, fmt.Errorf("a hand-written body cannot be sent with %s", p.Write)
+	}
+	return req, nil
 }
 
 // diffPatch builds a merge or strategic merge patch from the difference.
@@ -140,7 +163,9 @@ func (o patchOp) MarshalJSON() ([]byte, error) {
 // other list changes replace the list. With TestValues every replace and
 // remove is guarded by a `test` of the value that was read.
 func jsonPatchOps(a, b map[string]interface{}, mode TestMode) []patchOp {
-	var ops []patchOp
+	// Never nil: a write sent although nothing changed (noop: send) is
+	// the empty op list [], not null.
+	ops := []patchOp{}
 	if mode == TestRV {
 		rv, _, _ := unstructured.NestedString(a, "metadata", "resourceVersion")
 		ops = append(ops, patchOp{Op: "test", Path: "/metadata/resourceVersion", Value: rv})

@@ -3,7 +3,9 @@ package explore
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/conflictlab/conflictlab/sim/apiserver"
 	"github.com/conflictlab/conflictlab/sim/controller"
@@ -50,30 +52,74 @@ func BenchmarkExplore(b *testing.B) {
 	}
 }
 
-// BenchmarkMerged measures the state-merging search against the plain
-// enumeration on the same races, and reports how many distinct states and
-// played paths stand for the interleavings.
+// BenchmarkMerged measures the explorer (state merging with sleep sets,
+// "merged": the name is kept so that benchstat compares it with earlier
+// runs) against state merging alone ("mergeonly") and the plain
+// enumeration ("reference") on the same races, and reports how many
+// distinct states, played paths and sleeping steps stand for the
+// interleavings.
 func BenchmarkMerged(b *testing.B) {
 	apiserver.DefaultSchema()
 	for _, c := range []struct{ n, loops int }{{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {4, 1}} {
-		for _, reference := range []bool{false, true} {
-			name := fmt.Sprintf("%dctl_x_%dsteps/merged", c.n, 2*c.loops)
-			if reference {
-				name = fmt.Sprintf("%dctl_x_%dsteps/reference", c.n, 2*c.loops)
-			}
-			b.Run(name, func(b *testing.B) {
+		for _, mode := range []string{"merged", "mergeonly", "reference"} {
+			b.Run(fmt.Sprintf("%dctl_x_%dsteps/%s", c.n, 2*c.loops, mode), func(b *testing.B) {
 				sc := benchScenario(c.n, c.loops).Scenario()
+				opts := Options{reference: mode == "reference", noSleep: mode == "mergeonly"}
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error
-					if r, err = Explore(context.Background(), sc, Options{reference: reference}); err != nil {
+					if r, err = Explore(context.Background(), sc, opts); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric(float64(r.Schedules), "schedules")
-				b.ReportMetric(float64(r.States), "states")
-				b.ReportMetric(float64(r.Paths), "paths")
+				reportCounts(b, r)
 			})
 		}
 	}
+}
+
+// BenchmarkGrowth explores 2–4 controllers × 2–6 steps once each, for the
+// table of states and paths against interleavings; a race still running
+// after CONFLICTLAB_GROWTH_TIMEOUT (default 60s) is cancelled and reports
+// what it had explored (metric "cancelled" 1).
+func BenchmarkGrowth(b *testing.B) {
+	apiserver.DefaultSchema()
+	limit := 60 * time.Second
+	if s := os.Getenv("CONFLICTLAB_GROWTH_TIMEOUT"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		limit = d
+	}
+	for _, n := range []int{2, 3, 4} {
+		for _, loops := range []int{1, 2, 3} {
+			b.Run(fmt.Sprintf("%dctl_x_%dsteps", n, 2*loops), func(b *testing.B) {
+				sc := benchScenario(n, loops).Scenario()
+				var r *Result
+				for i := 0; i < b.N; i++ {
+					ctx, cancel := context.WithTimeout(context.Background(), limit)
+					var err error
+					r, err = Explore(ctx, sc, Options{})
+					cancel()
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCounts(b, r)
+				cancelled := 0.0
+				if r.Cancelled {
+					cancelled = 1
+				}
+				b.ReportMetric(cancelled, "cancelled")
+			})
+		}
+	}
+}
+
+func reportCounts(b *testing.B, r *Result) {
+	b.ReportMetric(float64(r.Schedules), "schedules")
+	b.ReportMetric(float64(r.States), "states")
+	b.ReportMetric(float64(r.Paths), "paths")
+	b.ReportMetric(float64(r.Slept), "slept")
 }

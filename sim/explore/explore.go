@@ -21,9 +21,16 @@ type Options struct {
 	// NoMemo turns off the server's memory of answers (for measuring it,
 	// and for checking that it changes nothing).
 	NoMemo bool
-	// reference turns off state merging: every interleaving is played to
-	// its end, as the explorer did before merging (tests compare the two).
+	// reference turns off state merging and sleep sets: every interleaving
+	// is played to its end, as the explorer did before merging (tests
+	// compare the two).
 	reference bool
+	// noSleep turns off the sleep sets, leaving state merging alone (for
+	// measuring them).
+	noSleep bool
+	// checkSleep makes the search take every sleeping token after all
+	// and fail unless it reaches the state it was counted as (tests).
+	checkSleep bool
 }
 
 // DefaultMaxSchedules keeps an accidental explosion (an unbounded retry
@@ -40,9 +47,12 @@ type Result struct {
 	// Paths the number of schedules actually played to their end: every
 	// other interleaving reached a state already explored and took its
 	// tally from there (Schedules/Paths is how many interleavings each
-	// explored path stands for).
+	// explored path stands for). Slept is the number of steps the
+	// partial-order reduction did not take: each would only have reordered
+	// steps that commute, reaching a state already explored.
 	States int `json:"states"`
 	Paths  int `json:"paths"`
+	Slept  int `json:"slept"`
 	// Examples holds the first schedule found for each verdict.
 	Examples  map[race.Verdict][]string `json:"examples"`
 	Truncated bool                      `json:"truncated"`
@@ -54,10 +64,14 @@ type Result struct {
 // rather than replayed from the start; and a branching state reached again
 // by another order of the same steps (its state key is equal, see
 // race.StateKeys) is not explored again: its subtree's tally, kept from the
-// first visit, is added once more. The tally still counts interleavings,
-// and it is exactly the one playing each of them would give; each example
-// is the first schedule in depth-first order with its verdict, as if every
-// interleaving had been played (merge.go).
+// first visit, is added once more. On top of that, a step that only
+// reorders steps that commute (race.World.Commute: a Lister read and
+// another controller's, a watch delivery and anything another controller
+// does) is not taken at all: its sleep set says where it leads, a state
+// explored before, and its tally is taken from there. The tally still
+// counts interleavings, and it is exactly the one playing each of them
+// would give; each example is the first schedule in depth-first order
+// with its verdict, as if every interleaving had been played (merge.go).
 //
 // ctx is checked before every step, not only between interleavings: one
 // interleaving can be a thousand steps long. When it is cancelled the
@@ -76,10 +90,9 @@ func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result,
 	max := sc.StepBudget()
 	r := &Result{Scenario: sc.Name, Tally: map[race.Verdict]int{}, Examples: map[race.Verdict][]string{}}
 	if !opts.reference {
-		m := &merger{ctx: ctx, opts: opts, max: max, r: r, keys: race.NewStateKeys(), memo: map[[32]byte]tally{}}
-		t, _, err := m.walk(w)
-		if t != nil {
-			t.addTo(r)
+		n, _, err := newMerger(ctx, opts, max, r).walk(w, nil)
+		if n != nil {
+			n.t.addTo(r)
 		}
 		return r, err
 	}

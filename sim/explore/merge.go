@@ -42,77 +42,235 @@ func (t tally) addTo(r *Result) {
 	}
 }
 
-// merger is the state-merging search. memo holds the tally of every
-// branching state whose subtree has been explored completely, by state
-// key. A subtree is only ever stored complete, so a stopped search
-// (cancelled, truncated) never leaves a partial tally to be reused.
+// node is an explored state: the tally of every interleaving from it, and
+// the node each enabled token leads to (none for a leaf). A node is only
+// ever built complete, so a stopped search (cancelled, truncated) never
+// leaves a partial tally to be reused.
+type node struct {
+	t    tally
+	next []edge
+	// key is the state key, kept only when the search checks its sleep
+	// sets (Options.checkSleep).
+	key *[32]byte
+}
+
+type edge struct {
+	token string
+	to    *node
+}
+
+// child is the node token leads to from n, or nil (n is a leaf).
+func (n *node) child(token string) *node {
+	for _, e := range n.next {
+		if e.token == token {
+			return e.to
+		}
+	}
+	return nil
+}
+
+// sleeper is a token asleep in a state: taking it there leads to a state
+// already explored — to, the same node as a state met earlier in
+// depth-first order (see walk).
+type sleeper struct {
+	token string
+	to    *node
+}
+
+// merger is the search: state merging with sleep sets, counting exactly.
+//
+// State merging: memo holds every branching state's node by state key;
+// a state met again by another order of the same steps takes its tally
+// from there, multiplied by every path that reaches it (the tallies add up
+// along the DAG of states: a state's tally is the sum of its successors').
+//
+// Sleep sets (Godefroid's partial-order reduction): after a state σ has
+// explored token t, every later sibling u that commutes with t at σ
+// (race.World.Commute: σ·u·t and σ·t·u are the same state) puts t to
+// sleep in σ·u, and t stays asleep down that path for as long as each
+// step taken commutes with it. A sleeping token is not stepped: where it
+// leads is the state σ·t·u… explored before, whose node is carried along
+// with it (sleeper.to, followed one edge per step). So the tally stays
+// exact — a sleeping token's subtree is counted, from its node, not
+// dropped — while the step, the clone and the state key of every such
+// transition are saved; what a plain sleep-set search would prune as
+// redundant is here looked up. (Sleep sets prune transitions, not states:
+// every reachable state is still a node. That is what keeps the counts
+// exact: a persistent-set reduction would skip states and need each
+// path's number of linearizations instead.)
 //
 // Examples come out as the plain enumeration's: the first leaf in
-// depth-first order with each verdict. A state met again was first met
-// earlier in that order, and every verdict in its subtree was then given
-// an example, one that comes before any leaf below the second meeting.
+// depth-first order with each verdict. A state met again, or a sleeping
+// token's state, was first explored earlier in that order, and every
+// verdict in its subtree was then given an example, one that comes before
+// any leaf below the second meeting.
 type merger struct {
 	ctx  context.Context
 	opts Options
 	max  int
 	r    *Result
 	keys *race.StateKeys
-	memo map[[32]byte]tally
+	memo map[[32]byte]*node
+	// leaves holds one shared leaf node per verdict.
+	leaves []*node
 	// counted is the number of interleavings tallied so far, the progress.
 	counted int
 }
 
-// walk explores from w and returns its subtree's tally; ok is false when
-// the search stopped (the tally is then the part explored before).
-func (m *merger) walk(w *race.World) (t tally, ok bool, err error) {
-	for {
-		if m.cancelled() {
-			return tally(make([]int, len(race.Verdicts))), false, nil
-		}
-		enabled := w.Enabled()
-		if len(enabled) == 0 || len(w.Taken()) >= m.max {
-			return m.leaf(w)
-		}
-		if len(enabled) == 1 {
-			// A forced move: no branch, no clone, no key.
-			if err := w.Step(enabled[0]); err != nil {
+func newMerger(ctx context.Context, opts Options, max int, r *Result) *merger {
+	m := &merger{ctx: ctx, opts: opts, max: max, r: r, keys: race.NewStateKeys(), memo: map[[32]byte]*node{}}
+	for i := range race.Verdicts {
+		t := make(tally, len(race.Verdicts))
+		t[i] = 1
+		m.leaves = append(m.leaves, &node{t: t})
+	}
+	return m
+}
+
+// walk explores from w, whose sleeping tokens are sleep, and returns its
+// node; ok is false when the search stopped (the node then holds only the
+// part explored before, and is not complete).
+func (m *merger) walk(w *race.World, sleep []sleeper) (n *node, ok bool, err error) {
+	if m.cancelled() {
+		return &node{t: make(tally, len(race.Verdicts))}, false, nil
+	}
+	enabled := w.Enabled()
+	if len(enabled) == 0 || len(w.Taken()) >= m.max {
+		return m.leaf(w)
+	}
+	var key [32]byte
+	branching := len(enabled) > 1
+	if branching || m.opts.checkSleep {
+		// A forced move needs no key: it is met again only through its
+		// parent, which is keyed.
+		key = m.keys.Key(w)
+	}
+	if branching {
+		if seen, hit := m.memo[key]; hit {
+			if err := m.haveExamples(seen.t); err != nil {
 				return nil, false, err
+			}
+			return seen, m.progress(seen.t.sum()), nil
+		}
+		m.r.States++
+	}
+	n = &node{t: make(tally, len(race.Verdicts)), next: make([]edge, 0, len(enabled))}
+	if branching {
+		w.Prepare()
+	}
+	if m.opts.checkSleep {
+		n.key = &key
+	}
+	for i, tok := range enabled {
+		if i > 0 && m.cancelled() {
+			return n, false, nil
+		}
+		if s := asleep(sleep, tok); s != nil {
+			if err := m.checkSlept(w, tok, s.to); err != nil {
+				return n, false, err
+			}
+			if err := m.haveExamples(s.to.t); err != nil {
+				return n, false, err
+			}
+			n.next = append(n.next, edge{tok, s.to})
+			n.t.add(s.to.t)
+			m.r.Slept++
+			if !m.progress(s.to.t.sum()) {
+				return n, false, nil
 			}
 			continue
 		}
-		key := m.keys.Key(w)
-		if seen, hit := m.memo[key]; hit {
-			for i, n := range seen {
-				if _, has := m.r.Examples[race.Verdicts[i]]; n > 0 && !has {
-					return nil, false, fmt.Errorf("explore: a merged state's %s has no example (a state key misses something)", race.Verdicts[i])
-				}
-			}
-			return seen, m.progress(seen.sum()), nil
+		var sub []sleeper
+		if !m.opts.noSleep {
+			sub = m.sleepAfter(w, tok, sleep, n.next)
 		}
-		m.r.States++
-		sum := tally(make([]int, len(race.Verdicts)))
-		for i, tok := range enabled {
-			if i > 0 && m.cancelled() {
-				return sum, false, nil
-			}
-			next := w
-			if i < len(enabled)-1 {
-				next = w.Clone()
-			}
-			if err := next.Step(tok); err != nil {
-				return sum, false, err
-			}
-			sub, ok, err := m.walk(next)
-			if sub != nil {
-				sum.add(sub)
-			}
-			if !ok || err != nil {
-				return sum, false, err
-			}
+		next := w
+		if i < len(enabled)-1 {
+			next = w.Clone()
 		}
-		m.memo[key] = sum
-		return sum, true, nil
+		if err := next.Step(tok); err != nil {
+			return n, false, err
+		}
+		c, ok, err := m.walk(next, sub)
+		if c != nil {
+			n.next = append(n.next, edge{tok, c})
+			n.t.add(c.t)
+		}
+		if !ok || err != nil {
+			return n, false, err
+		}
 	}
+	if branching {
+		m.memo[key] = n
+	}
+	return n, true, nil
+}
+
+// sleepAfter is the sleep set of w·tok: the tokens asleep in w, and the
+// siblings explored before tok, that commute with tok in w — each with
+// the node it leads to from w·tok (one edge on from where it led in w).
+// A token whose node has no such edge (it led to a leaf) is left awake:
+// waking a token only costs exploring it.
+func (m *merger) sleepAfter(w *race.World, tok string, sleep []sleeper, done []edge) []sleeper {
+	var out []sleeper
+	add := func(t string, to *node) {
+		if !w.Commute(t, tok) {
+			return
+		}
+		if c := to.child(tok); c != nil {
+			out = append(out, sleeper{t, c})
+		}
+	}
+	for _, s := range sleep {
+		add(s.token, s.to)
+	}
+	for _, e := range done {
+		add(e.token, e.to)
+	}
+	return out
+}
+
+func asleep(sleep []sleeper, tok string) *sleeper {
+	for i := range sleep {
+		if sleep[i].token == tok {
+			return &sleep[i]
+		}
+	}
+	return nil
+}
+
+// checkSlept, in the tests' checking mode, takes the sleeping token after
+// all and requires that it reaches the state its node stands for: the
+// same state key, or the same verdict for a leaf.
+func (m *merger) checkSlept(w *race.World, tok string, to *node) error {
+	if !m.opts.checkSleep {
+		return nil
+	}
+	c := w.Clone()
+	if err := c.Step(tok); err != nil {
+		return err
+	}
+	if len(c.Enabled()) == 0 || len(c.Taken()) >= m.max {
+		if v := c.Verdict(); to.key != nil || to.t[verdictIndex[v]] != 1 {
+			return fmt.Errorf("explore: sleeping %s after %v ends %s, not as the state it stands for", tok, w.Taken(), v)
+		}
+		return nil
+	}
+	if to.key == nil || m.keys.Key(c) != *to.key {
+		return fmt.Errorf("explore: sleeping %s after %v leads elsewhere than the state it stands for (a commutation is wrong)", tok, w.Taken())
+	}
+	return nil
+}
+
+// haveExamples checks that every verdict of a tally taken from an earlier
+// state already has its example.
+func (m *merger) haveExamples(t tally) error {
+	for i, n := range t {
+		if _, has := m.r.Examples[race.Verdicts[i]]; n > 0 && !has {
+			return fmt.Errorf("explore: a merged state's %s has no example (a state key misses something)", race.Verdicts[i])
+		}
+	}
+	return nil
 }
 
 func (m *merger) cancelled() bool {
@@ -123,26 +281,25 @@ func (m *merger) cancelled() bool {
 	return false
 }
 
-func (m *merger) leaf(w *race.World) (tally, bool, error) {
+func (m *merger) leaf(w *race.World) (*node, bool, error) {
 	v := w.Verdict()
 	i, known := verdictIndex[v]
 	if !known {
 		return nil, false, fmt.Errorf("explore: unknown verdict %q", v)
 	}
-	t := tally(make([]int, len(race.Verdicts)))
-	t[i] = 1
+	n := m.leaves[i]
 	m.r.Paths++
 	if _, ok := m.r.Examples[v]; !ok {
 		m.r.Examples[v] = append([]string(nil), w.Taken()...)
 	}
 	if !m.progress(1) {
-		return t, false, nil
+		return n, false, nil
 	}
 	if m.r.Paths >= m.opts.MaxSchedules {
 		m.r.Truncated = true
-		return t, false, nil
+		return n, false, nil
 	}
-	return t, true, nil
+	return n, true, nil
 }
 
 // progress counts n more interleavings tallied and reports them; false

@@ -2,25 +2,25 @@ package explore
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
-	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
-// sameAsReference explores sc both ways and fails unless the tallies and
-// example schedules are identical and every example replays, from
-// scratch, to the verdict it is listed under. It reports whether the
-// reference finished (a truncated reference proves nothing).
-func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int) (merged *Result, finished bool) {
+// sameAsReference explores sc with the plain enumeration (the reference)
+// and with the explorer, and fails unless the tallies and example
+// schedules are identical and every example replays, from scratch, to the
+// verdict it is listed under. It also explores with state merging alone
+// (no sleep sets), which must agree and reach the same states, and with
+// the sleep sets checked (every sleeping token taken after all, and
+// required to reach the state it was counted as), which must give the
+// very same result. It reports whether the reference finished (a
+// truncated reference proves nothing).
+func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int) (got *Result, finished bool) {
 	t.Helper()
 	ref, err := Explore(context.Background(), sc, Options{MaxSchedules: limit, reference: true})
 	if err != nil {
@@ -29,21 +29,21 @@ func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int
 	if ref.Truncated {
 		return nil, false
 	}
-	got, err := Explore(context.Background(), sc, Options{})
+	got, err = Explore(context.Background(), sc, Options{})
 	if err != nil {
-		t.Fatalf("%s: merged: %v", name, err)
+		t.Fatalf("%s: explorer: %v", name, err)
 	}
 	if got.Truncated || got.Cancelled {
-		t.Fatalf("%s: merged search stopped: %+v", name, got)
+		t.Fatalf("%s: the search stopped: %+v", name, got)
 	}
 	if got.Schedules != ref.Schedules || !reflect.DeepEqual(got.Tally, ref.Tally) {
-		t.Errorf("%s: merged %d schedules %v, reference %d schedules %v", name, got.Schedules, got.Tally, ref.Schedules, ref.Tally)
+		t.Errorf("%s: explorer %d schedules %v, reference %d schedules %v", name, got.Schedules, got.Tally, ref.Schedules, ref.Tally)
 	}
 	if !reflect.DeepEqual(got.Examples, ref.Examples) {
-		t.Errorf("%s: merged examples %v, reference %v", name, got.Examples, ref.Examples)
+		t.Errorf("%s: explorer examples %v, reference %v", name, got.Examples, ref.Examples)
 	}
-	if got.Paths > ref.Paths || ref.Paths != ref.Schedules {
-		t.Errorf("%s: merged played %d paths, reference %d for %d schedules", name, got.Paths, ref.Paths, ref.Schedules)
+	if got.Paths > ref.Paths || ref.Paths != ref.Schedules || ref.States != 0 || ref.Slept != 0 {
+		t.Errorf("%s: explorer played %d paths, reference %d paths (%d states, %d slept) for %d schedules", name, got.Paths, ref.Paths, ref.States, ref.Slept, ref.Schedules)
 	}
 	for v, ex := range got.Examples {
 		o, err := race.Run(sc, race.Schedule{Tokens: ex})
@@ -53,6 +53,21 @@ func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int
 		if o.Verdict != v {
 			t.Errorf("%s: example %v is listed under %s but replays to %s", name, ex, v, o.Verdict)
 		}
+	}
+	merged, err := Explore(context.Background(), sc, Options{noSleep: true})
+	if err != nil {
+		t.Fatalf("%s: merging alone: %v", name, err)
+	}
+	if !reflect.DeepEqual(merged.Tally, got.Tally) || !reflect.DeepEqual(merged.Examples, got.Examples) ||
+		merged.States != got.States || merged.Paths < got.Paths || merged.Slept != 0 {
+		t.Errorf("%s: merging alone %+v, with sleep sets %+v", name, merged, got)
+	}
+	checked, err := Explore(context.Background(), sc, Options{checkSleep: true})
+	if err != nil {
+		t.Fatalf("%s: sleep sets checked: %v", name, err)
+	}
+	if !reflect.DeepEqual(checked, got) {
+		t.Errorf("%s: checked %+v, unchecked %+v", name, checked, got)
 	}
 	return got, true
 }
@@ -84,86 +99,13 @@ func TestMergingMatchesReferenceOnEveryExample(t *testing.T) {
 	}
 }
 
-// randomScenario draws a small race over one ConfigMap: 1–3 controllers,
-// each with a random read source, write method, mutations (independent
-// sets, shared counters, decisions, finalizer list edits), retry policy,
-// requeue policy and reconcile count, under a random informer lag.
-func randomScenario(rng *rand.Rand, i int) *scenario.Scenario {
-	cm := &unstructured.Unstructured{Object: map[string]interface{}{
-		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default",
-			"finalizers": []interface{}{"example.com/setup", "example.com/keep"}},
-		"data": map[string]interface{}{"count": "0", "mode": "blue"},
-	}}
-	sc := &scenario.Scenario{Name: fmt.Sprintf("random-%d", i), StartRV: 100,
-		Objects: []*unstructured.Unstructured{cm}}
-	switch rng.IntN(4) {
-	case 1:
-		sc.Lag = scenario.Lag{Delay: time.Duration(1+rng.IntN(4)) * time.Millisecond}
-	case 2:
-		sc.Lag = scenario.Lag{Manual: true}
-	}
-	if rng.IntN(4) == 0 {
-		sc.MaxSteps = 6 + rng.IntN(6)
-	}
-	methods := []controller.WriteMethod{controller.Update, controller.UpdateClearRV, controller.MergePatch,
-		controller.StrategicPatch, controller.JSONPatch, controller.ServerSideApply}
-	n := 1 + rng.IntN(3)
-	for c := 0; c < n; c++ {
-		name := string(rune('a' + c))
-		p := controller.Program{Name: name, Target: cm1, Read: controller.FromLister,
-			Write: methods[rng.IntN(len(methods))], Retry: controller.NoRetry(), Reconciles: 1}
-		if rng.IntN(3) == 0 {
-			p.Read = controller.FromLive
-		}
-		p.WithRV = rng.IntN(2) == 0
-		if p.Write == controller.JSONPatch && rng.IntN(2) == 0 {
-			p.Test = controller.TestRV
-		}
-		for m := 0; m < 1+rng.IntN(2); m++ {
-			switch rng.IntN(6) {
-			case 0:
-				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.Set, Path: controller.MustPath("data." + name), Value: "1"})
-			case 1:
-				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.Increment, Path: controller.MustPath("data.count"), By: 1})
-			case 2:
-				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.Set, Path: controller.MustPath("data.mode"), Value: "red",
-					When: &controller.Condition{Path: controller.MustPath("data.mode"), Equals: "blue"}})
-			case 3:
-				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.AddToSet, Path: controller.MustPath("metadata.finalizers"), Value: "example.com/" + name})
-			case 4:
-				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.RemoveFromList, Path: controller.MustPath("metadata.finalizers"), Value: "example.com/setup"})
-			case 5:
-				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.Set, Path: controller.MustPath("data.mode"), Value: name})
-			}
-		}
-		switch rng.IntN(3) {
-		case 1:
-			p.Retry = controller.DefaultRetry()
-		case 2:
-			p.Retry = controller.RetryPolicy{Attempts: 2 + rng.IntN(2), On: controller.OnConflict,
-				Reread: []controller.ReadSource{controller.FromLive, controller.FromLister, controller.RereadNone}[rng.IntN(3)]}
-		}
-		if rng.IntN(4) == 0 {
-			p.Requeue = controller.RequeuePolicy{Max: 1, BaseDelay: 5 * time.Millisecond}
-		}
-		if rng.IntN(4) == 0 {
-			p.Reconciles = 2
-		}
-		ctl := scenario.Controller{Program: p}
-		if rng.IntN(5) == 0 {
-			ctl.Lag = &scenario.Lag{Manual: true}
-		}
-		sc.Controllers = append(sc.Controllers, ctl)
-	}
-	return sc
-}
-
 // TestMergingMatchesReferenceOnRandomScenarios is the property: on random
-// small races the merging search and the plain enumeration agree.
+// small races (random_test.go) the explorer and the plain enumeration
+// agree, and the sleep sets never count a step as leading somewhere it
+// does not.
 func TestMergingMatchesReferenceOnRandomScenarios(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 14))
-	compared, merged := 0, 0
+	compared, merged, slept := 0, 0, 0
 	verdicts := map[race.Verdict]bool{}
 	for i := 0; compared < 100 && i < 400; i++ {
 		sc := randomScenario(rng, i)
@@ -178,14 +120,17 @@ func TestMergingMatchesReferenceOnRandomScenarios(t *testing.T) {
 		if got.Paths < got.Schedules {
 			merged++
 		}
+		if got.Slept > 0 {
+			slept++
+		}
 		for v := range got.Tally {
 			verdicts[v] = true
 		}
 	}
 	// The property must have been tested where it can fail: on many races,
-	// many of them merged, covering the verdicts.
-	if compared < 100 || merged < 15 || len(verdicts) < 5 {
-		t.Fatalf("compared %d races, %d with merged states, verdicts %v", compared, merged, verdicts)
+	// many of them merged, many with sleeping steps, covering the verdicts.
+	if compared < 100 || merged < 15 || slept < 15 || len(verdicts) < 5 {
+		t.Fatalf("compared %d races, %d with merged states, %d with sleeping steps, verdicts %v", compared, merged, slept, verdicts)
 	}
-	t.Logf("compared %d races, %d with merged states, verdicts %v", compared, merged, verdicts)
+	t.Logf("compared %d races, %d with merged states, %d with sleeping steps, verdicts %v", compared, merged, slept, verdicts)
 }

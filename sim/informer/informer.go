@@ -5,6 +5,8 @@
 package informer
 
 import (
+	"sort"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -66,3 +68,17 @@ func (c *Cache) Get(ref api.Ref) (*unstructured.Unstructured, error) {
 
 // Peek returns the cached object without copying, for observers.
 func (c *Cache) Peek(ref api.Ref) *unstructured.Unstructured { return c.objects[ref] }
+
+// List is the Lister's List: copies of the cached objects of a kind in a
+// namespace, by name. A DELETED event has taken an object out of it, so a
+// controller looking for its children sees what its cache has seen.
+func (c *Cache) List(kind api.Kind, namespace string) []*unstructured.Unstructured {
+	var out []*unstructured.Unstructured
+	for r, o := range c.objects {
+		if r.Kind == kind && r.Namespace == namespace {
+			out = append(out, o.DeepCopy())
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].GetName() < out[j].GetName() })
+	return out
+}

@@ -52,6 +52,8 @@ type ControllerResult struct {
 	Stats     controller.Stats  `json:"stats"`
 	LastError string            `json:"lastError,omitempty"`
 	CacheRV   int64             `json:"cacheRV"`
+	// Plan is what the controller was set to do (plan.go).
+	Plan Plan `json:"plan"`
 }
 
 // Loss is a field a controller meant to change whose final value does not
@@ -88,7 +90,7 @@ func (w *World) Outcome() *Outcome {
 	for _, a := range w.actors {
 		st := a.machine.Stats()
 		r := ControllerResult{Name: a.name, Read: string(a.machine.Program().Read), Write: string(a.machine.Program().Write),
-			Status: a.machine.Status(w.now), Stats: st, CacheRV: a.cache.RV()}
+			Status: a.machine.Status(w.now), Stats: st, CacheRV: a.cache.RV(), Plan: a.plan.clone()}
 		if err := a.machine.LastError(); err != nil {
 			r.LastError = err.Error()
 		}
@@ -150,6 +152,10 @@ func (t *trace) losses(w *World) (lost, overwritten []Loss) {
 	for i, in := range t.intents {
 		if in.lost != nil {
 			lost = append(lost, *in.lost)
+			continue
+		}
+		if in.overwrite != nil {
+			overwritten = append(overwritten, *in.overwrite)
 			continue
 		}
 		if in.mutation.Op == controller.Increment {

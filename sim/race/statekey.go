@@ -23,8 +23,8 @@ import (
 //   - the server: its objects, revision, uid counter and the watch events
 //     an informer has yet to see (its clock is left out: every request
 //     sets it first);
-//   - each controller's machine (all of it, but for its fixed program) and
-//     informer cache;
+//   - each controller's machine (all of it, but for its fixed program, and
+//     for a copy it no longer holds, see machine) and informer cache;
 //   - the virtual clock, the number of steps taken (the step budget), and
 //     when each event still pending for a delayed informer was written;
 //   - the history the verdict reads (unless a loss already found is final,
@@ -71,7 +71,7 @@ func (k *StateKeys) Key(w *World) [sha256.Size]byte {
 	e.value(reflect.ValueOf(evs))
 	e.value(reflect.ValueOf(err != nil))
 	for _, a := range w.actors {
-		e.value(reflect.ValueOf(a.machine).Elem())
+		e.machine(a)
 		e.value(reflect.ValueOf(a.cache).Elem())
 		if !a.lag.Manual && a.lag.Delay > 0 {
 			for rv := a.cache.RV() + 1; rv <= w.server.RV(); rv++ {
@@ -122,6 +122,31 @@ var skipped = map[reflect.Type]map[string]bool{
 }
 
 var unstructuredType = reflect.TypeOf(unstructured.Unstructured{})
+
+// machine writes a controller's machine. A read-modify-write machine
+// about to read, or finished, still points at the copy its last reconcile
+// read, but nothing will look at it again: its next read replaces it, the
+// step records only a write's held copy, and the verdict reads only the
+// machines' status and counters. Keeping it would tell apart states that
+// differ only in what a finished reconcile once read (in a race of
+// increments, most of them).
+func (e *encoder) machine(a *actor) {
+	v := reflect.ValueOf(a.machine).Elem()
+	act := a.nextAction()
+	dead := readModifyWrite[a.machine.Program().Write] && (act.Kind == controller.Idle || act.Request.Verb == api.Get)
+	skip := skipped[v.Type()]
+	for i := 0; i < v.NumField(); i++ {
+		name := v.Type().Field(i).Name
+		if skip[name] {
+			continue
+		}
+		if dead && name == "read" {
+			e.str("read: not held")
+			continue
+		}
+		e.value(v.Field(i))
+	}
+}
 
 // value writes v with its type's shape: equal encodings only for equal
 // values of the same types. Reflection reads unexported fields, so other

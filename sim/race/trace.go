@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -77,6 +78,9 @@ type Step struct {
 	CacheRVs map[string]int64 `json:"cacheRVs"`
 	// Event is the delivered watch event ("MODIFIED 104") for watch steps.
 	Event string `json:"event,omitempty"`
+	// Listed is, for a LIST (a create looking for its children), how many
+	// of the objects listed carry the labels it looks for.
+	Listed int `json:"listed,omitempty"`
 }
 
 // Cause is one entry of a status error's details.causes.
@@ -126,8 +130,11 @@ type intent struct {
 	mutation controller.Mutation
 	step     int
 	version  int // the version current right after the write
-	// lost is set when the write itself failed to show the mutation.
-	lost *Loss
+	// lost is set when the write itself failed to show the mutation;
+	// overwrite instead when the server's defaulting explains it
+	// (ownloss.go).
+	lost      *Loss
+	overwrite *Loss
 }
 
 type trace struct {
@@ -196,6 +203,12 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 	} else {
 		s.Kind = StepRequest
 	}
+	if act.Request.Verb == api.List {
+		s.Request, s.Listed = listLine(s.Kind, act, resp)
+	}
+	if act.Request.Verb == api.Create && act.Request.Ref.Name == "" {
+		s.Request = generatedLine(act.Request)
+	}
 	if len(act.Request.Body) > 0 {
 		s.Body = json.RawMessage(act.Request.Body)
 		s.SentRV = sentRV(act.Request)
@@ -213,15 +226,26 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 	t.snapshot(w, &s)
 	isWrite := act.Kind == controller.SendRequest && act.Request.Verb != api.Get && act.Request.Verb != api.List
 	if isWrite && resp.Err == nil {
-		after := w.server.Peek(act.Request.Ref)
+		// The object the write made or changed: a create with a generated
+		// name learns it from the answer.
+		ref := act.Request.Ref
+		if ref.Name == "" && resp.Object != nil {
+			ref.Name = resp.Object.GetName()
+		}
+		after := w.server.Peek(ref)
 		deleted := after == nil
 		if deleted {
 			after = resp.Object
 		}
-		if before == nil || after.GetResourceVersion() != before.GetResourceVersion() {
-			prev := t.lastVersionOf(act.Request.Ref)
+		// A backend without resourceVersions (client-go's fakes) keeps the
+		// RV through a write that changed the object: the content says so.
+		if before == nil || after.GetResourceVersion() != before.GetResourceVersion() ||
+			!equality.Semantic.DeepEqual(before.Object, after.Object) {
+			prev := t.lastVersionOf(ref)
 			var prevObj map[string]interface{}
-			if prev >= 0 {
+			if prev >= 0 && !t.versions[prev].Deleted {
+				// A name created again starts a new object: its first
+				// version is all added.
 				prevObj = t.versions[prev].Object
 			}
 			t.versions = append(t.versions, Version{
@@ -231,6 +255,7 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 			s.Version = len(t.versions) - 1
 		}
 		t.recordIntents(a, held, before, after, s.Index)
+		t.explainOwnLosses(a, act.Request, held, before, after, s.Index) // ownloss.go
 	}
 	t.steps = append(t.steps, s)
 }
@@ -293,10 +318,14 @@ func (t *trace) recordIntents(a *actor, held, before, after *unstructured.Unstru
 func ignoredReason(p controller.Program, mu controller.Mutation) string {
 	info, _ := api.Lookup(p.Target.Kind)
 	status := strings.HasPrefix(mu.Path.String(), "status")
+	toStatus := p.WriteSubresource() == controller.StatusSubresource
 	switch {
-	case info.StatusSubresource && status && p.Write != controller.UpdateStatus:
+	case info.StatusSubresource && status && !toStatus:
 		return "the server ignored it: a write to the main resource keeps the old status (status is a subresource)"
-	case info.StatusSubresource && !status && p.Write == controller.UpdateStatus:
+	case info.StatusSubresource && !status && toStatus && info.Builtin:
+		// deploymentStatusStrategy resets only these (sim/apiserver/subresource.go).
+		return "the server ignored it: a write to /status keeps the spec and the labels"
+	case info.StatusSubresource && !status && toStatus:
 		return "the server ignored it: a write to /status keeps everything but the status"
 	}
 	return "the write succeeded but the server's object does not show it"
@@ -304,6 +333,9 @@ func ignoredReason(p controller.Program, mu controller.Mutation) string {
 
 // sentRV extracts the precondition a request carried.
 func sentRV(r api.Request) string {
+	if r.Verb == api.Delete {
+		return deletePreconditions(r).rv
+	}
 	if r.PatchType == api.JSONPatch {
 		var ops []struct {
 			Op    string      `json:"op"`

@@ -31,6 +31,11 @@ type actor struct {
 	machine *controller.Machine
 	cache   *informer.Cache
 	lag     scenario.Lag
+	// plan is what the scenario set it to do, for the outcome.
+	plan Plan
+	// next caches the machine's next action (commute.go); nil until asked,
+	// and again once the machine has moved.
+	next *controller.Action
 }
 
 // Backend is the API server a world runs against: the simulator, or (live
@@ -101,6 +106,7 @@ func NewWithBackend(sc *scenario.Scenario, backend Backend) (*World, error) {
 			machine: controller.New(c.Program),
 			cache:   informer.Synced(list.Items, w.server.RV()),
 			lag:     sc.LagOf(i),
+			plan:    PlanOf(c.Program),
 		})
 	}
 	return w, nil
@@ -203,15 +209,22 @@ func (w *World) Step(token string) error {
 		// The controller is backing off: time passes until it wakes.
 		w.advanceTo(wake)
 	}
-	act := a.machine.Next()
-	before := w.server.Peek(act.Request.Ref)
+	act := a.nextAction()
+	var before *unstructured.Unstructured
+	if act.Request.Ref.Name != "" {
+		// A LIST, or a create whose name the server generates, names no
+		// one object to look at.
+		before = w.server.Peek(act.Request.Ref)
+	}
 	held := a.machine.Holding()
 	var resp api.Response
-	switch act.Kind {
-	case controller.ReadLister:
+	switch {
+	case act.Kind == controller.ReadLister && act.Request.Verb == api.List:
+		resp = api.Response{Code: 200, Items: a.cache.List(act.Request.Ref.Kind, act.Request.Ref.Namespace)}
+	case act.Kind == controller.ReadLister:
 		obj, err := a.cache.Get(act.Request.Ref)
 		resp = api.Response{Code: apiserver.Code(err), Object: obj, Err: err}
-	case controller.SendRequest:
+	case act.Kind == controller.SendRequest:
 		w.server.SetTime(w.now)
 		resp = w.server.Do(act.Request)
 		for int64(len(w.emitted)) < w.server.RV()-w.emittedBase {
@@ -220,6 +233,7 @@ func (w *World) Step(token string) error {
 	}
 	requeues := a.machine.Stats().Requeues
 	a.machine.Deliver(act, resp, w.now)
+	a.next = nil
 	w.trace.record(w, a, act, resp, before, held)
 	if wake := a.machine.WakeAt(); wake > w.now && !a.machine.Finished() {
 		kind := WaitBackoff

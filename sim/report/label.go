@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -47,8 +48,10 @@ func Method(s race.Step) string {
 // reads and for apply, which has none unless its body names one.
 func Precondition(s race.Step) string {
 	switch {
-	case s.Kind != race.StepRequest || s.Verb == api.Get || s.Verb == api.List:
+	case s.Kind != race.StepRequest || s.Verb == api.Get || s.Verb == api.List || s.Verb == api.Create:
 		return ""
+	case s.Verb == api.Delete:
+		return deletePrecondition(s)
 	case s.SentRV != "":
 		return "rv " + s.SentRV
 	case types.PatchType(s.PatchType) == api.JSONPatch && strings.Contains(string(s.Body), `"op":"test"`):
@@ -76,14 +79,19 @@ func Answer(s race.Step) string {
 	case race.StepWatch:
 		return s.Event
 	case race.StepLister:
-		if s.Code != 200 {
+		switch {
+		case s.Code != 200:
 			return "not in cache"
+		case s.Verb == api.List:
+			return listed(s) + " in cache"
 		}
 		return "cached RV " + s.RV
 	}
 	if s.OK() {
 		switch {
-		case s.Verb == api.Get || s.Verb == api.List:
+		case s.Verb == api.List:
+			return fmt.Sprintf("%d · %s listed", s.Code, listed(s))
+		case s.Verb == api.Get:
 			return fmt.Sprintf("%d · RV %s", s.Code, s.RV)
 		case s.Version < 0:
 			return fmt.Sprintf("%d no-op (RV %s)", s.Code, s.RV)
@@ -107,4 +115,31 @@ func Call(s race.Step) string {
 		c += " " + p
 	}
 	return c
+}
+
+// deletePrecondition names what a DELETE's options required: "rv 102",
+// "uid", "uid rv 102", or nothing.
+func deletePrecondition(s race.Step) string {
+	var opts struct {
+		Preconditions struct {
+			UID string `json:"uid"`
+		} `json:"preconditions"`
+	}
+	_ = json.Unmarshal(s.Body, &opts)
+	var parts []string
+	if opts.Preconditions.UID != "" {
+		parts = append(parts, "uid")
+	}
+	if s.SentRV != "" {
+		parts = append(parts, "rv "+s.SentRV)
+	}
+	return strings.Join(parts, " ")
+}
+
+// listed is how many of the objects a create looked for it found.
+func listed(s race.Step) string {
+	if s.Listed == 0 {
+		return "none"
+	}
+	return fmt.Sprint(s.Listed)
 }

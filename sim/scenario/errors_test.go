@@ -89,9 +89,9 @@ func TestParseErrors(t *testing.T) {
 
 		// Controllers.
 		{"controller unknown field", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  wirte: update"), 10, "controllers[0]", `unknown field "wirte" (did you mean "write"?)`},
-		{"controller unknown write", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: upsert"), 10, "controllers[0].write", `unknown write method "upsert" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply)`},
-		{"controller write typo", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: merge-ptach"), 10, "controllers[0].write", `unknown write method "merge-ptach" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply) (did you mean "merge-patch"?)`},
-		{"controller missing write", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]"), 7, "controllers[0]", `missing required field "write" (one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply)`},
+		{"controller unknown write", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: upsert"), 10, "controllers[0].write", `unknown write method "upsert" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete)`},
+		{"controller write typo", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: merge-ptach"), 10, "controllers[0].write", `unknown write method "merge-ptach" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete) (did you mean "merge-patch"?)`},
+		{"controller missing write", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]"), 7, "controllers[0]", `missing required field "write" (one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete)`},
 		{"controller missing target", ctrl("- name: a", "  mutations: [{set: {path: data.x, value: a}}]", "  write: update"), 7, "controllers[0]", `missing required field "target" (the object it reconciles, as KIND/NAME or {kind, name, namespace})`},
 		{"controller missing mutations", ctrl("- name: a", "  target: ConfigMap/cm1", "  write: update"), 7, "controllers[0]", `missing required field "mutations"`},
 		{"controller no mutations", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: []", "  write: update"), 9, "controllers[0].mutations", "empty: a controller needs at least one mutation"},
@@ -121,7 +121,7 @@ func TestParseErrors(t *testing.T) {
 		{"requeue not a mapping", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  requeue: 3"), 11, "controllers[0].requeue", `want a mapping, got "3"`},
 		{"reconciles zero", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  reconciles: 0"), 11, "controllers[0].reconciles", "must be at least 1, not 0"},
 		{"controller lag", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: update", "  lag: soon"), 11, "controllers[0].lag", `want a duration like 0, 5ms or 2s, or manual, got "soon"`},
-		{"field manager empty", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: apply", "  fieldManager: ''"), 11, "controllers[0].fieldManager", "empty value"},
+		{"field manager empty", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{remove: data.x}]", "  write: apply", "  fieldManager: ''"), 11, "controllers[0].fieldManager", `empty: an apply needs a field manager (a real server answers 422 "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"); leave fieldManager out to use the controller's name`},
 
 		// Mutations.
 		{"two operations", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations:", "  - remove: data.y", "    set: {path: data.x, value: a}", "  write: update"), 11, "controllers[0].mutations[0]", "two operations, remove and set: give each its own list item"},
@@ -208,7 +208,7 @@ func TestErrorFormat(t *testing.T) {
 		"  write: upsert", // 14
 	)
 	_, err := Parse("race.yaml", data)
-	want := `race.yaml:14: controllers[1].write: unknown write method "upsert" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply)`
+	want := `race.yaml:14: controllers[1].write: unknown write method "upsert" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}

@@ -307,7 +307,9 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 	p := c.Program
 	m := newMapping(false)
 	m.add("name", strNode(p.Name))
-	m.add("target", targetNode(p.Target))
+	if p.Write != controller.Create { // a create's target is its object
+		m.add("target", targetNode(p.Target))
+	}
 	read := p.Read
 	if read == "" {
 		read = controller.FromLister
@@ -321,8 +323,13 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 		}
 		muts.Content = append(muts.Content, n)
 	}
-	m.add("mutations", muts)
+	if !p.Write.IsLifecycle() && p.Body == nil { // a body replaces mutations (write.go)
+		m.add("mutations", muts)
+	}
 	m.add("write", strNode(string(p.Write)))
+	if err := lifecycleNodes(m, p); err != nil { // lifecycle.go
+		return nil, fmt.Errorf("object: %w", err)
+	}
 	if p.WithRV {
 		m.add("withRV", boolNode(true))
 	}
@@ -334,6 +341,9 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 	}
 	if p.Force {
 		m.add("force", boolNode(true))
+	}
+	if err := writeOptionNodes(m, p); err != nil { // write.go
+		return nil, err
 	}
 	switch p.Retry {
 	case controller.NoRetry():

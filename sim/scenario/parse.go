@@ -247,8 +247,9 @@ func (p *parser) parse(data []byte) *Scenario {
 		s.Controllers, ctrlNodes = p.controllers(e.val)
 		controllersOK = len(p.errs) == before
 		if controllersOK && objectsOK {
+			created := createdRefs(s.Controllers) // lifecycle.go
 			for i, c := range s.Controllers {
-				if _, found := objectRefs[c.Target]; !found {
+				if _, found := objectRefs[c.Target]; !found && !created[c.Target] && c.Write != controller.Create {
 					p.errorf(childNode(ctrlNodes[i], "target"), indexField("controllers", i)+".target", "target %s is not among objects", c.Target)
 				}
 			}
@@ -435,7 +436,7 @@ func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []string
 // stepBound says why counts are capped at LimitSteps.
 var stepBound = fmt.Sprintf("each takes at least one step, and a race takes at most %d", LimitSteps)
 
-var controllerFields = []string{"name", "target", "read", "mutations", "write", "withRV", "test", "fieldManager", "force", "retry", "requeue", "reconciles", "lag"}
+var controllerFields = []string{"name", "target", "read", "mutations", "write", "withRV", "test", "fieldManager", "force", "subresource", "body", "noop", "retry", "requeue", "reconciles", "lag", "object", "when", "preconditions"}
 
 // controllerName is the one rule for a controller's name.
 var controllerName = controller.NameRule
@@ -512,8 +513,11 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 			prog.Name = name
 		}
 	}
-	if e, ok := required("target", " (the object it reconciles, as KIND/NAME or {kind, name, namespace})"); ok {
-		prog.Target, _ = p.target(e.val, sub("target"))
+	lifecycle := lifecycleOf(f) // a create's target is its object; neither takes mutations (lifecycle.go)
+	if e, ok := f["target"]; ok || lifecycle != controller.Create {
+		if e, ok = required("target", " (the object it reconciles, as KIND/NAME or {kind, name, namespace})"); ok {
+			prog.Target, _ = p.target(e.val, sub("target"))
+		}
 	}
 	if e, ok := f["read"]; ok {
 		if s, ok := p.text(e.val, sub("read")); ok {
@@ -525,8 +529,10 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 			}
 		}
 	}
-	if e, ok := required("mutations", ""); ok {
-		prog.Mutations = p.mutations(e.val, sub("mutations"))
+	if _, ok := f["mutations"]; (lifecycle == "" && !hasBody(f)) || ok { // a body replaces mutations (write.go)
+		if e, ok := required("mutations", ""); ok && lifecycle == "" {
+			prog.Mutations = p.mutations(e.val, sub("mutations"))
+		}
 	}
 	if e, ok := required("write", " (one of "+strings.Join(writeNames(), ", ")+")"); ok {
 		if s, ok := p.text(e.val, sub("write")); ok {
@@ -564,7 +570,7 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 		}
 	}
 	if e, ok := f["fieldManager"]; ok {
-		prog.FieldManager, _ = p.nonEmpty(e.val, sub("fieldManager"))
+		prog.FieldManager = p.fieldManager(e.val, sub("fieldManager"), prog.Write) // write.go
 	}
 	if e, ok := f["force"]; ok {
 		if v, ok := p.boolean(e.val, sub("force")); ok {
@@ -588,6 +594,8 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 			c.Lag = &l
 		}
 	}
+	p.lifecycle(f, n, field, &c) // lifecycle.go
+	p.writeOptions(f, field, &c) // write.go
 	return c, len(p.errs) == before
 }
 
@@ -606,11 +614,11 @@ func writeNames() []string {
 	for i, w := range controller.WriteMethods {
 		out[i] = string(w)
 	}
-	return out
+	return append(out, lifecycleWriteNames()...)
 }
 
 func writeMethod(s string) (controller.WriteMethod, bool) {
-	for _, w := range controller.WriteMethods {
+	for _, w := range append(controller.WriteMethods, controller.LifecycleWrites...) {
 		if string(w) == s {
 			return w, true
 		}

@@ -4,9 +4,6 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/alecthomas/chroma/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
-	chromastyles "github.com/alecthomas/chroma/v2/styles"
 	xansi "github.com/charmbracelet/x/ansi"
 )
 
@@ -18,8 +15,8 @@ const TabWidth = 4
 // Continuation starts a code line that did not fit the width.
 const Continuation = "↪ "
 
-// Code highlights a Go snippet with chroma (the highlighter glamour uses)
-// and fits it to width. Code is never word-wrapped like prose: a line too
+// Code highlights a Go snippet as chroma (the highlighter glamour uses)
+// did and fits it to width. Code is never word-wrapped like prose: a line too
 // long for the pane continues on the next line after a ↪, so no character
 // is hidden and the indentation stays readable.
 func Code(src, style string, width int) string {
@@ -47,45 +44,34 @@ func code(src, style string, width int) string {
 	return strings.Join(out, "\n")
 }
 
-// highlight returns the source's lines, styled token by token.
+// highlight returns the source's lines, styled token by token as chroma
+// styled them (glamour's highlighter: the monokai style on a dark
+// background, github on a light one; lexGo says why not chroma itself).
 func highlight(src, style string) []string {
-	plain := func() []string { return strings.Split(src, "\n") }
-	var cs *chroma.Style
-	switch style {
-	case "dark":
-		cs = chromastyles.Get("monokai")
-	case "light":
-		cs = chromastyles.Get("github")
-	default:
-		return plain()
+	styles, ok := codeStyles[style]
+	if !ok {
+		return strings.Split(src, "\n")
 	}
-	lexer := lexers.Get("go")
-	if lexer == nil {
-		return plain()
-	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, src)
-	if err != nil {
-		return plain()
-	}
-	styleOf := map[chroma.TokenType]lipgloss.Style{}
+	var styleOf [numTokenKinds]*lipgloss.Style
 	lines := []string{""}
-	for _, tok := range it.Tokens() {
-		st, ok := styleOf[tok.Type]
-		if !ok {
-			e := cs.Get(tok.Type)
-			st = lipgloss.NewStyle()
-			if e.Colour.IsSet() {
-				st = st.Foreground(lipgloss.Color(e.Colour.String()))
+	for _, tok := range lexGo(src) {
+		st := styleOf[tok.kind]
+		if st == nil {
+			e := styles[tok.kind]
+			s := lipgloss.NewStyle()
+			if e.colour != "" {
+				s = s.Foreground(lipgloss.Color(e.colour))
 			}
-			if e.Bold == chroma.Yes {
-				st = st.Bold(true)
+			if e.bold {
+				s = s.Bold(true)
 			}
-			if e.Italic == chroma.Yes {
-				st = st.Italic(true)
+			if e.italic {
+				s = s.Italic(true)
 			}
-			styleOf[tok.Type] = st
+			st = &s
+			styleOf[tok.kind] = st
 		}
-		for i, part := range strings.Split(tok.Value, "\n") {
+		for i, part := range strings.Split(tok.value, "\n") {
 			if i > 0 {
 				lines = append(lines, "")
 			}
@@ -98,6 +84,65 @@ func highlight(src, style string) []string {
 		lines = lines[:len(lines)-1]
 	}
 	return lines
+}
+
+// codeStyle is how a kind of token is drawn.
+type codeStyle struct {
+	colour       string
+	bold, italic bool
+}
+
+// codeStyles are chroma's monokai ("dark") and github ("light") styles
+// for the kinds of Go token (TestCodeStylesMatchChroma checks them).
+var codeStyles = map[string]*[numTokenKinds]codeStyle{
+	"dark": {
+		tokText:               {"#f8f8f2", false, false},
+		tokError:              {"#960050", false, false},
+		tokComment:            {"#75715e", false, false},
+		tokCommentMultiline:   {"#75715e", false, false},
+		tokKeyword:            {"#66d9ef", false, false},
+		tokKeywordConstant:    {"#66d9ef", false, false},
+		tokKeywordDeclaration: {"#66d9ef", false, false},
+		tokKeywordNamespace:   {"#f92672", false, false},
+		tokKeywordType:        {"#66d9ef", false, false},
+		tokNameBuiltin:        {"#f8f8f2", false, false},
+		tokNameFunction:       {"#a6e22e", false, false},
+		tokNameOther:          {"#a6e22e", false, false},
+		tokNumber:             {"#ae81ff", false, false},
+		tokNumberBin:          {"#ae81ff", false, false},
+		tokNumberFloat:        {"#ae81ff", false, false},
+		tokNumberHex:          {"#ae81ff", false, false},
+		tokNumberInteger:      {"#ae81ff", false, false},
+		tokNumberOct:          {"#ae81ff", false, false},
+		tokString:             {"#e6db74", false, false},
+		tokStringChar:         {"#e6db74", false, false},
+		tokOperator:           {"#f92672", false, false},
+		tokPunctuation:        {"#f8f8f2", false, false},
+	},
+	"light": {
+		tokText:               {"", false, false},
+		tokError:              {"#a61717", false, false},
+		tokComment:            {"#999988", false, true},
+		tokCommentMultiline:   {"#999988", false, true},
+		tokKeyword:            {"#000000", true, false},
+		tokKeywordConstant:    {"#000000", true, false},
+		tokKeywordDeclaration: {"#000000", true, false},
+		tokKeywordNamespace:   {"#000000", true, false},
+		tokKeywordType:        {"#445588", true, false},
+		tokNameBuiltin:        {"#0086b3", false, false},
+		tokNameFunction:       {"#990000", true, false},
+		tokNameOther:          {"", false, false},
+		tokNumber:             {"#009999", false, false},
+		tokNumberBin:          {"#009999", false, false},
+		tokNumberFloat:        {"#009999", false, false},
+		tokNumberHex:          {"#009999", false, false},
+		tokNumberInteger:      {"#009999", false, false},
+		tokNumberOct:          {"#009999", false, false},
+		tokString:             {"#dd1144", false, false},
+		tokStringChar:         {"#dd1144", false, false},
+		tokOperator:           {"#000000", true, false},
+		tokPunctuation:        {"", false, false},
+	},
 }
 
 // softWrap cuts a styled line into pieces of at most width columns; the

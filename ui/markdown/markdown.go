@@ -1,17 +1,12 @@
-// Package markdown renders the course's prose and code with glamour, to a
-// given width, and remembers what it rendered: glamour is far too slow to
-// run on every frame, and the same text is drawn many times.
+// Package markdown renders the course's prose and code to a given width,
+// drawing what glamour drew (prose.go says why it is not glamour), and
+// remembers what it rendered: the same text is drawn on many frames.
 package markdown
 
 import (
-	"fmt"
-	"reflect"
 	"strings"
 	"sync"
 
-	"charm.land/glamour/v2"
-	"charm.land/glamour/v2/ansi"
-	glamourstyles "charm.land/glamour/v2/styles"
 	xansi "github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/ui/layout"
@@ -24,9 +19,8 @@ type key struct {
 }
 
 var (
-	mu        sync.Mutex
-	cache     = map[key]string{}
-	renderers = map[[2]interface{}]*glamour.TermRenderer{}
+	mu    sync.Mutex
+	cache = map[key]string{}
 )
 
 // cacheLimit bounds the cache: every width a window is resized through
@@ -42,11 +36,9 @@ func remember(k key, out string) {
 	cache[k] = out
 }
 
-// Render renders Markdown to width columns in the named glamour style
-// ("dark", "light" or "notty"). Document margins are removed (the panes
-// draw their own), and so are the blank lines glamour puts around the
-// document. If glamour fails the text is shown wrapped but unrendered,
-// which is still readable.
+// Render renders Markdown to width columns in the named style ("dark",
+// "light" or "notty", glamour's names). There are no document margins
+// (the panes draw their own) and no blank lines around the document.
 func Render(text, style string, width int) string {
 	if width < 4 {
 		width = 4
@@ -57,7 +49,7 @@ func Render(text, style string, width int) string {
 	if out, ok := cache[k]; ok {
 		return out
 	}
-	out, err := renderDoc(text, style, width)
+	out, err := renderDoc(text, style, width, prose)
 	if err != nil {
 		out = layout.Wrap(strings.TrimSpace(text), width)
 	}
@@ -66,11 +58,11 @@ func Render(text, style string, width int) string {
 	return out
 }
 
-// renderDoc renders a document segment by segment: code fences and
-// prose by glamour, inline code kept whole (see protectCode), and lists
-// here, each item wrapped like a paragraph at the width left by its
-// marker with its lines hanging under the text.
-func renderDoc(text, style string, width int) (string, error) {
+// renderDoc renders a document segment by segment: Go code fences like
+// the code pane, prose by render, inline code kept whole (see
+// protectCode), and lists here, each item wrapped like a paragraph at
+// the width left by its marker with its lines hanging under the text.
+func renderDoc(text, style string, width int, render func(text, style string, width int) (string, error)) (string, error) {
 	var parts []string
 	for _, seg := range segments(text) {
 		if seg.fence && goFence(seg.text) {
@@ -115,86 +107,12 @@ func renderDoc(text, style string, width int) (string, error) {
 	return strings.Join(parts, "\n\n"), nil
 }
 
-func render(text, style string, width int) (string, error) {
-	rk := [2]interface{}{style, width}
-	r, ok := renderers[rk]
-	if !ok {
-		cfg, err := config(style)
-		if err != nil {
-			return "", err
-		}
-		r, err = glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(width))
-		if err != nil {
-			return "", err
-		}
-		renderers[rk] = r
-	}
-	out, err := r.Render(text)
-	if err != nil {
-		return "", err
-	}
-	return trimRight(trimBlankEdges(out)), nil
-}
-
-// NoColor is the style name for terminals without colour: glamour's own
-// "notty" style prints Markdown markers (**a**) literally, so instead the
-// dark style is used with every colour removed, keeping bold and italic,
-// and inline code is set off with backticks since it has no background.
+// NoColor is the style name for terminals without colour: the dark style
+// with every colour removed, keeping bold and italic, and inline code set
+// off with backticks since it has no background.
 const NoColor = "notty"
 
-func config(style string) (ansi.StyleConfig, error) {
-	name := style
-	if style == NoColor {
-		name = glamourstyles.DarkStyle
-	}
-	base, ok := glamourstyles.DefaultStyles[name]
-	if !ok {
-		return ansi.StyleConfig{}, fmt.Errorf("no glamour style %q", style)
-	}
-	cfg := *base
-	if style == NoColor {
-		dropColours(reflect.ValueOf(&cfg).Elem())
-		cfg.Code.Prefix, cfg.Code.Suffix = "`", "`"
-		cfg.CodeBlock.Chroma = nil
-	}
-	zero := uint(0)
-	cfg.Document.Margin = &zero
-	cfg.Document.BlockPrefix = ""
-	cfg.Document.BlockSuffix = ""
-	cfg.CodeBlock.Margin = &zero
-	return cfg, nil
-}
-
-// dropColours clears every Color and BackgroundColor of a style config,
-// however deep.
-func dropColours(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Ptr:
-		if !v.IsNil() {
-			dropColours(v.Elem())
-		}
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			f := v.Field(i)
-			name := v.Type().Field(i).Name
-			if (name == "Color" || name == "BackgroundColor") && f.Kind() == reflect.Ptr && f.CanSet() {
-				f.Set(reflect.Zero(f.Type()))
-				continue
-			}
-			if f.Kind() == reflect.Ptr && !f.IsNil() && f.CanSet() && f.Elem().Kind() == reflect.Struct {
-				// Copy before changing: the pointee is shared with glamour's
-				// own style table.
-				cp := reflect.New(f.Elem().Type())
-				cp.Elem().Set(f.Elem())
-				f.Set(cp)
-			}
-			dropColours(f)
-		}
-	}
-}
-
-// trimBlankEdges drops the blank lines glamour puts before and after the
-// document (its lines are padded with spaces, so "blank" is judged on the
+// trimBlankEdges drops the blank lines before and after the document (its lines are padded with spaces, so "blank" is judged on the
 // visible text).
 func trimBlankEdges(s string) string {
 	lines := strings.Split(s, "\n")
@@ -207,8 +125,7 @@ func trimBlankEdges(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// trimRight cuts the spaces glamour pads every line with to the wrap
-// width, so text can be indented or framed without overflowing.
+// trimRight cuts the spaces every line is padded with to the wrap width, so text can be indented or framed without overflowing.
 func trimRight(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {

@@ -7,15 +7,16 @@ import (
 	xansi "github.com/charmbracelet/x/ansi"
 )
 
-// Glamour wraps a paragraph at spaces, so inline code with a space in it
-// (`Apply failed with 1 conflict`) could be split across lines; and it
-// wraps a list item at its source line breaks and at every ".,;-+|", so
-// an item reads as ragged lines and `metadata.resourceVersion` breaks at
-// its dot. Before rendering, the item's lines are joined like a
-// paragraph's, and the characters glamour would break at inside inline
-// code are swapped for private-use runes of the same width, swapped back
-// after. Code too long for a line is split at its own punctuation, the
-// one place where a reader expects it to break.
+// Glamour (and prose, which draws what it drew) wraps a paragraph at
+// spaces, so inline code with a space in it (`Apply failed with 1
+// conflict`) could be split across lines; and it wraps a list item at
+// its source line breaks and at every ".,;-+|", so an item reads as
+// ragged lines and `metadata.resourceVersion` breaks at its dot. Before
+// rendering, the item's lines are joined like a paragraph's, and the
+// characters glamour would break at inside inline code are swapped for
+// private-use runes of the same width, swapped back after. Code too long
+// for a line is split at its own punctuation, the one place where a
+// reader expects it to break.
 
 // protect maps the characters glamour breaks at to stand-ins, one column
 // wide like them, that no course text contains.
@@ -42,7 +43,7 @@ var listItem = regexp.MustCompile(`^(\s*)([-*+]|\d+[.)])\s+\S`)
 var fence = regexp.MustCompile("^\\s*(```|~~~)")
 
 // segment is a piece of a document rendered on its own: a fenced code
-// block or prose as glamour renders them, or a list drawn here.
+// block or prose as prose renders them, or a list drawn here.
 type segment struct {
 	text  string
 	fence bool
@@ -71,7 +72,7 @@ func fenceBody(block string) string {
 type item struct{ marker, text, src string }
 
 // segments cuts a document into fenced code, prose and simple lists (one
-// level, which is what lesson prose uses; a nested list stays glamour's).
+// level, which is what lesson prose uses; a nested list is prose's).
 func segments(text string) []segment {
 	var out []segment
 	var prose []string
@@ -123,7 +124,7 @@ func splitLists(lines []string) []segment {
 			return
 		}
 		if nested {
-			// A nested list is left to glamour, whole.
+			// A nested list is left to prose, whole.
 			var src []string
 			for _, it := range items {
 				src = append(src, it.src)

@@ -106,7 +106,7 @@ func (m *Model) liveArrived(msg liveReady) tea.Cmd {
 		return nil
 	}
 	m.liveState = liveShown
-	m.race.SetRun(msg.run, true)
+	m.stage("", msg.run, true)
 	return m.race.Reveal()
 }
 

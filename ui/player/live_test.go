@@ -29,7 +29,7 @@ func (l *fakeLive) Replay(_ context.Context, s lessons.Step, opt *lessons.Option
 		return nil, l.failure
 	}
 	o, err := l.p.Run(s, opt)
-	return &raceview.Run{Outcome: o, Plans: map[string]string{}, Source: "live on https://127.0.0.1:6443"}, err
+	return &raceview.Run{Outcome: o, Source: "live on https://127.0.0.1:6443"}, err
 }
 
 func openLive(t *testing.T, failure error) (*fixture, *fakeLive) {
@@ -43,7 +43,7 @@ func openLive(t *testing.T, failure error) (*fixture, *fakeLive) {
 
 func packOf(t *testing.T) *lessons.Pack {
 	t.Helper()
-	return open(t, "lost-update", 0).player().races.(packRaces).p
+	return open(t, "lost-update", 0).player().races.(*lessons.Races).Pack()
 }
 
 func TestLiveReplayAsksFirstAndShowsTheServer(t *testing.T) {

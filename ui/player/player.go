@@ -16,6 +16,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/codepane"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/markdown"
@@ -25,10 +26,12 @@ import (
 	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
-// Races is all the player asks of the simulator: the whole run of a
-// step's race, with an option's strategy applied for choose steps.
+// Races is all the player asks of the simulator (lessons.Races): the
+// whole run of a step's race, with an option's strategy applied for
+// choose steps, and whether it has been computed already.
 type Races interface {
-	Race(s lessons.Step, opt *lessons.Option) (*raceview.Run, error)
+	Race(lessons.RaceSpec) (*race.Outcome, error)
+	Cached(lessons.RaceSpec) (*race.Outcome, bool)
 }
 
 // WideWidth is the player's width from which the prose and the race sit
@@ -40,7 +43,7 @@ const WideWidth = 119
 // raceReady carries a race computed off the UI loop.
 type raceReady struct {
 	key string
-	run *raceview.Run
+	out *race.Outcome
 	err error
 }
 
@@ -68,11 +71,11 @@ type Model struct {
 	// push the verdict just shown out of view.
 	reveal reveal
 
-	runs map[string]*raceview.Run
 	// computing holds the races being computed: a race is computed once,
 	// however often the learner asks for it while it runs.
 	computing map[string]bool
 	want      string // the race the stage should show
+	shown     string // the race the stage shows ("" for none or a live run)
 	wantHid   bool   // show it at its setup only
 	wantRev   bool   // reveal and play it as soon as it is ready
 	raceErr   error
@@ -99,8 +102,8 @@ type Model struct {
 // end of the course); prog is the shared progress, updated in place.
 func New(l, next *lessons.Lesson, prog *progress.Progress, races Races, st *styles.Styles, step int) (Model, tea.Cmd) {
 	m := Model{lesson: l, next: next, prog: prog, rec: prog.Lesson(l.ID), races: races,
-		runs: map[string]*raceview.Run{}, computing: map[string]bool{},
-		race: raceview.New(st), codeP: codepane.New(st), text: textpane.New(st), st: st, Keys: DefaultKeys()}
+		computing: map[string]bool{},
+		race:      raceview.New(st), codeP: codepane.New(st), text: textpane.New(st), st: st, Keys: DefaultKeys()}
 	m.text.Keys = m.Keys.Text
 	m.snippet = m.codeP.Source
 	prog.Last = l.ID
@@ -170,7 +173,7 @@ func (m *Model) enter(i int) tea.Cmd {
 	// A step opens at its top.
 	m.reveal = revealTop
 	m.want, m.raceErr = "", nil
-	m.race.SetRun(nil, false)
+	m.stage("", nil, false)
 	changed := func() tea.Msg { return nav.ProgressChanged{} }
 	s := m.cur()
 	if s == nil {
@@ -226,6 +229,13 @@ func (m *Model) enter(i int) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// stage puts r on the race view; k is the race's key ("" for none or a
+// live run), which tells a late duplicate from a race still to show.
+func (m *Model) stage(k string, r *raceview.Run, hidden bool) {
+	m.shown = k
+	m.race.SetRun(r, hidden)
+}
+
 func (m Model) raceKey(opt *lessons.Option) string {
 	id := ""
 	if opt != nil {
@@ -242,35 +252,34 @@ func (m *Model) show(s *lessons.Step, opt *lessons.Option, hidden, play bool) te
 	m.liveState, m.liveErr = liveIdle, nil
 	k := m.raceKey(opt)
 	m.want, m.wantHid, m.wantRev = k, hidden, play
-	if r, ok := m.runs[k]; ok {
-		return m.apply(k, r)
+	spec := s.Spec(opt)
+	if o, ok := m.races.Cached(spec); ok {
+		return m.apply(k, o)
 	}
-	m.race.SetRun(nil, false)
+	m.stage("", nil, false)
 	if m.computing[k] {
 		// Asked again before the first answer came: that answer will do.
 		return nil
 	}
 	m.computing[k] = true
-	races, step := m.races, *s
-	var o *lessons.Option
-	if opt != nil {
-		cp := *opt
-		o = &cp
-	}
+	races := m.races
 	return func() tea.Msg {
-		r, err := races.Race(step, o)
-		return raceReady{key: k, run: r, err: err}
+		o, err := races.Race(spec)
+		return raceReady{key: k, out: o, err: err}
 	}
 }
 
-func (m *Model) apply(k string, r *raceview.Run) tea.Cmd {
+// apply puts the race of key k on the stage if it is the one wanted. The
+// race already there is left as it is, maybe playing, unless it is to be
+// revealed.
+func (m *Model) apply(k string, o *race.Outcome) tea.Cmd {
 	if k != m.want {
 		return nil
 	}
-	if m.race.Run() == r && !m.wantRev {
+	if m.shown == k && !m.wantRev {
 		return nil
 	}
-	m.race.SetRun(r, m.wantHid)
+	m.stage(k, raceview.NewRun(o), m.wantHid)
 	if m.lesson.ID == "versions" && m.step == 0 { // lesson 1's first race: the race view's tour first
 		m.race.ShowTour()
 	}
@@ -347,13 +356,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.relayout()
 			return m, nil
 		}
-		if _, dup := m.runs[msg.key]; dup {
+		if msg.key == m.shown {
 			// A late duplicate: the stage already has this race, maybe
 			// playing; a second copy must not reset it.
 			return m, nil
 		}
-		m.runs[msg.key] = msg.run
-		cmd := m.apply(msg.key, msg.run)
+		cmd := m.apply(msg.key, msg.out)
 		m.syncCode()
 		m.relayout()
 		return m, cmd

@@ -10,18 +10,11 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/nav"
-	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
-
-type packRaces struct{ p *lessons.Pack }
-
-func (r packRaces) Race(s lessons.Step, opt *lessons.Option) (*raceview.Run, error) {
-	o, err := r.p.Run(s, opt)
-	return &raceview.Run{Outcome: o, Plans: map[string]string{}}, err
-}
 
 // wrap makes the player a tea.Model for the driver.
 type wrap struct{ m Model }
@@ -53,7 +46,7 @@ func open(t *testing.T, lesson string, step int) *fixture {
 		next = p.Lesson(l.Next)
 	}
 	prog := progress.New()
-	m, cmd := New(l, next, prog, packRaces{p}, styles.New(true, true), step)
+	m, cmd := New(l, next, prog, lessons.NewRaces(p), styles.New(true, true), step)
 	m.SetTicker(uitest.Ticker)
 	m.SetSnippets(func(name string) (string, error) { return "// snippet " + name + "\nfunc F() {}", nil })
 	m.SetSize(100, 30)
@@ -307,16 +300,18 @@ func TestRaceKeysReachTheRaceView(t *testing.T) {
 }
 
 // countingRaces computes every race it is asked for, each time afresh (a
-// new pointer), and counts them.
+// new pointer), keeps none, and counts them.
 type countingRaces struct {
-	packRaces
+	p *lessons.Pack
 	n int
 }
 
-func (r *countingRaces) Race(s lessons.Step, opt *lessons.Option) (*raceview.Run, error) {
+func (r *countingRaces) Race(sp lessons.RaceSpec) (*race.Outcome, error) {
 	r.n++
-	return r.packRaces.Race(s, opt)
+	return lessons.NewRaces(r.p).Race(sp)
 }
+
+func (r *countingRaces) Cached(lessons.RaceSpec) (*race.Outcome, bool) { return nil, false }
 
 // raceMsgs runs a command as the program would and keeps the races it
 // computed, to be delivered when the test says.
@@ -345,7 +340,7 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	races := &countingRaces{packRaces: packRaces{p}}
+	races := &countingRaces{p: p}
 	m, opening := New(p.Lesson("lost-update"), nil, progress.New(), races, styles.New(true, true), 0)
 	m.SetTicker(uitest.Ticker)
 	m.SetSize(100, 30)
@@ -421,7 +416,7 @@ func TestRevisitedStepShowsTheScoredAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, cmd := New(p.Lesson("lost-update"), nil, f.prog, packRaces{p}, styles.New(true, true), 0)
+	m, cmd := New(p.Lesson("lost-update"), nil, f.prog, lessons.NewRaces(p), styles.New(true, true), 0)
 	m.SetTicker(uitest.Ticker)
 	m.SetSize(100, 30)
 	g := &fixture{Driver: &uitest.Driver{T: t, Model: wrap{m}}, prog: f.prog}
@@ -434,5 +429,28 @@ func TestRevisitedStepShowsTheScoredAnswer(t *testing.T) {
 	g.Press("2")
 	if a := f.prog.Lessons["lost-update"].Answers[0]; a.FirstTry || a.Picked != "both" || a.Attempts != 2 {
 		t.Fatalf("revisiting changed the scored answer: %+v", a)
+	}
+}
+
+// TestARaceComputedElsewhereIsOnStageAtOnce: the app warms a race while
+// the home screen shows, through the one runtime the player asks too; the
+// player puts it on the stage at once instead of computing it again.
+func TestARaceComputedElsewhereIsOnStageAtOnce(t *testing.T) {
+	p, err := lessons.Load(os.DirFS("../testdata/course"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := lessons.NewRaces(p)
+	l := p.Lesson("lost-update")
+	warmed, err := races.Race(l.Steps[0].Spec(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, cmd := New(l, nil, progress.New(), races, styles.New(true, true), 0)
+	if r := m.Race().Run(); r == nil || r.Outcome != warmed {
+		t.Fatal("the warmed race is not on the stage")
+	}
+	if msgs := raceMsgs(cmd); len(msgs) != 0 {
+		t.Fatalf("the player computed the warmed race again: %v", msgs)
 	}
 }

@@ -5,14 +5,12 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
-	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -21,32 +19,6 @@ import (
 // ones; the player gets what the app gives it (a column of margin, the
 // header and the key bar).
 var walkSizes = [][2]int{{80, 24}, {100, 30}, {120, 40}}
-
-// cachedRaces computes each race once for the whole walk.
-type cachedRaces struct {
-	p    *lessons.Pack
-	mu   sync.Mutex
-	runs map[string]*raceview.Run
-}
-
-func (r *cachedRaces) Race(s lessons.Step, opt *lessons.Option) (*raceview.Run, error) {
-	k := fmt.Sprintf("%d/%v", s.Line, opt)
-	if opt != nil {
-		k = fmt.Sprintf("%d/%s", s.Line, opt.ID)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if run, ok := r.runs[k]; ok {
-		return run, nil
-	}
-	o, err := r.p.Run(s, opt)
-	if err != nil {
-		return nil, err
-	}
-	run := &raceview.Run{Outcome: o, Plans: map[string]string{}}
-	r.runs[k] = run
-	return run, nil
-}
 
 // walker is one step of one lesson at one size.
 type walker struct {
@@ -153,7 +125,7 @@ func (k *walker) seenWords(what, src string, frames []string) {
 }
 
 func walkPack(t *testing.T, name string, p *lessons.Pack) (checked, failed int) {
-	races := &cachedRaces{p: p, runs: map[string]*raceview.Run{}}
+	races := lessons.NewRaces(p)
 	st := styles.New(true, true)
 	for li, l := range p.Lessons {
 		for si, s := range l.Steps {

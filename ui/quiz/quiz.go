@@ -26,7 +26,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/progress"
 	qz "github.com/conflictlab/conflictlab/quiz"
-	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/codepane"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/markdown"
@@ -36,10 +36,12 @@ import (
 	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
-// Races is what the screen asks of the simulator: the whole run of a
-// question's race (Question.Step), with a method option's strategy.
+// Races is what the screen asks of the simulator (lessons.Races): the
+// whole run of a question's race (Question.Spec), with a method option's
+// strategy, and whether it has been computed already.
 type Races interface {
-	Race(s lessons.Step, opt *lessons.Option) (*raceview.Run, error)
+	Race(lessons.RaceSpec) (*race.Outcome, error)
+	Cached(lessons.RaceSpec) (*race.Outcome, bool)
 }
 
 // Data is what the quiz needs; it is loaded off the UI loop when the
@@ -49,10 +51,6 @@ type Data struct {
 	Races Races
 	// Lessons are the course the bank is about: lesson numbers and titles.
 	Lessons []*lessons.Lesson
-	// Pack holds the scenarios the questions race, so that a method
-	// question's setup can say what each controller does without saying
-	// how it writes (that is the question).
-	Pack *lessons.Pack
 }
 
 // Config is what the screen needs from the app.
@@ -67,6 +65,8 @@ type Config struct {
 	// Today gives the default seed: the date as YYYYMMDD, so everyone who
 	// takes the quiz on the same day gets the same one.
 	Today time.Time
+	// Seed, when set, is the default seed instead (a workshop's).
+	Seed string
 	// Ticker and Snippets replace the race clock and the snippet source
 	// (tests).
 	Ticker   raceview.Ticker
@@ -86,7 +86,7 @@ func (loadedMsg) QuizMsg() {}
 
 type raceReady struct {
 	key string
-	run *raceview.Run
+	out *race.Outcome
 	err error
 }
 
@@ -122,8 +122,6 @@ const maxSeedDigits = 19
 // WideWidth is the width from which the question and its race or code sit
 // side by side (as in the lesson player).
 const WideWidth = 119
-
-type hiddenRun struct{ of, run *raceview.Run }
 
 // topic is one choice of the form's topic field.
 type topic struct {
@@ -167,16 +165,14 @@ type Model struct {
 
 	race raceview.Model
 	code codepane.Model
-	runs map[string]*raceview.Run
 	// computing holds the races asked for and not yet arrived: a race is
 	// computed once, however often it is asked for meanwhile.
 	computing map[string]bool
 	want      string
+	shown     string // the race on the stage ("" for none)
 	wantHid   bool
 	wantRev   bool
 	raceErr   error
-	// hidden is the last run drawn without its writes (withoutWrites).
-	hidden *hiddenRun
 
 	w, h int
 	st   *styles.Styles
@@ -186,7 +182,7 @@ type Model struct {
 // New builds the screen; Load (a command) fetches its data.
 func New(cfg Config, st *styles.Styles) Model {
 	m := Model{cfg: cfg, st: st, countI: defaultCount, race: raceview.New(st), code: codepane.New(st),
-		text: textpane.New(st), runs: map[string]*raceview.Run{}, computing: map[string]bool{}, Keys: DefaultKeys()}
+		text: textpane.New(st), computing: map[string]bool{}, Keys: DefaultKeys()}
 	m.text.Keys = m.Keys.Text
 	if cfg.Ticker != nil {
 		m.race.Tick = cfg.Ticker
@@ -206,6 +202,9 @@ func (m Model) Load() tea.Cmd {
 }
 
 func (m Model) defaultSeed() string {
+	if m.cfg.Seed != "" {
+		return m.cfg.Seed
+	}
 	t := m.cfg.Today
 	if t.IsZero() {
 		t = time.Now()
@@ -268,7 +267,7 @@ func (m Model) Title() string {
 func (m Model) Back() (Model, tea.Cmd) {
 	if m.phase == reviewing {
 		m.phase = results
-		m.race.SetRun(nil, false)
+		m.stage("", nil, false)
 		return m, nil
 	}
 	return m, func() tea.Msg { return nav.Home{} }
@@ -314,12 +313,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 			return m, nil
 		}
-		if _, dup := m.runs[msg.key]; dup {
+		if msg.key == m.shown {
 			// A late duplicate must not reset a stage that may be playing.
 			return m, nil
 		}
-		m.runs[msg.key] = msg.run
-		return m, m.apply(msg.key, msg.run)
+		return m, m.apply(msg.key, msg.out)
 	case tea.KeyPressMsg:
 		switch m.phase {
 		case setup:
@@ -470,7 +468,7 @@ func (m *Model) showItem(p qz.Presented, res *qz.Result) tea.Cmd {
 		m.cursor = res.Chosen
 	}
 	m.want = ""
-	m.race.SetRun(nil, false)
+	m.stage("", nil, false)
 	m.showCode()
 	return m.stageRace()
 }
@@ -547,41 +545,45 @@ func (m *Model) show(opt int, hidden, play bool) tea.Cmd {
 		return nil
 	}
 	m.want, m.wantHid, m.wantRev, m.raceErr = k, hidden, play, nil
-	if r, ok := m.runs[k]; ok {
-		return m.apply(k, r)
+	var strategy *lessons.Strategy
+	if opt >= 0 {
+		strategy = m.item.Options[opt].Strategy
 	}
-	m.race.SetRun(nil, false)
+	spec := m.item.Question.Spec(strategy)
 	if m.data == nil || m.data.Races == nil {
+		m.stage("", nil, false)
 		return nil
 	}
+	if o, ok := m.data.Races.Cached(spec); ok {
+		return m.apply(k, o)
+	}
+	m.stage("", nil, false)
 	if m.computing[k] {
 		return nil // asked again before the first answer came: that answer will do
 	}
 	m.computing[k] = true
-	step := m.item.Question.Step()
-	var o *lessons.Option
-	if opt >= 0 {
-		po := m.item.Options[opt]
-		o = &lessons.Option{ID: po.Text, Label: po.Text, Correct: po.Correct, Strategy: po.Strategy}
-	}
 	races := m.data.Races
 	return func() tea.Msg {
-		r, err := races.Race(step, o)
-		return raceReady{key: k, run: r, err: err}
+		o, err := races.Race(spec)
+		return raceReady{key: k, out: o, err: err}
 	}
 }
 
-func (m *Model) apply(k string, r *raceview.Run) tea.Cmd {
+// apply puts the race of key k on the stage if it is the one wanted,
+// leaving the race already there as it is (maybe playing) unless it is
+// to be revealed or hidden.
+func (m *Model) apply(k string, o *race.Outcome) tea.Cmd {
 	if k != m.want {
 		return nil
 	}
-	if m.wantHid && m.item.Question.Kind == qz.Method {
-		r = m.withoutWrites(r)
-	}
-	if m.race.Run() == r && m.race.Hidden() == m.wantHid && !m.wantRev {
+	if m.shown == k && m.race.Hidden() == m.wantHid && !m.wantRev {
 		return nil
 	}
-	m.race.SetRun(r, m.wantHid)
+	r := raceview.NewRun(o)
+	if m.wantHid && m.item.Question.Kind == qz.Method {
+		r.Withheld = m.withheld(o)
+	}
+	m.stage(k, r, m.wantHid)
 	if m.item.Question.Kind == qz.Method && m.wantHid {
 		m.race.SetSetupNote("answer to run it with that write")
 	}
@@ -592,45 +594,25 @@ func (m *Model) apply(k string, r *raceview.Run) tea.Cmd {
 	return nil
 }
 
-// withoutWrites is the run of a method question as its setup shows it
-// before the answer: the controllers the answer changes say what they
-// read and change, and that they write the way the answer says — the
-// scenario's own write method would give the answer away.
-func (m *Model) withoutWrites(r *raceview.Run) *raceview.Run {
-	if m.hidden != nil && m.hidden.of == r {
-		return m.hidden.run
-	}
+// withheld names the controllers of a method question whose write is
+// the answer: its setup says what they read and change, not how they
+// write — the scenario's own write method would give the answer away.
+func (m *Model) withheld(o *race.Outcome) []string {
 	q := m.item.Question
-	cp := *r
-	cp.Plans = map[string]string{}
-	for k, v := range r.Plans {
-		cp.Plans[k] = v
-	}
-	var sc *scenario.Scenario
-	if m.data != nil && m.data.Pack != nil {
-		sc, _ = m.data.Pack.ScenarioFor(q.Step(), nil)
-	}
-	for _, c := range r.Outcome.Controllers {
-		if len(q.Apply) > 0 && !slices.Contains(q.Apply, c.Name) {
-			continue
+	var names []string
+	for _, c := range o.Controllers {
+		if len(q.Apply) == 0 || slices.Contains(q.Apply, c.Name) {
+			names = append(names, c.Name)
 		}
-		// The unknown write first: a long plan is cut at the window's edge.
-		parts := []string{"write: your answer"}
-		if sc != nil {
-			for _, sc := range sc.Controllers {
-				if sc.Name != c.Name {
-					continue
-				}
-				parts = append(parts, "read "+string(sc.Program.Read))
-				for _, mu := range sc.Program.Mutations {
-					parts = append(parts, mu.Describe())
-				}
-			}
-		}
-		cp.Plans[c.Name] = strings.Join(parts, " · ")
 	}
-	m.hidden = &hiddenRun{of: r, run: &cp}
-	return &cp
+	return names
+}
+
+// stage puts r on the race view; k is the race's key ("" for none),
+// which tells a late duplicate from a race still to show.
+func (m *Model) stage(k string, r *raceview.Run, hidden bool) {
+	m.shown = k
+	m.race.SetRun(r, hidden)
 }
 
 func (m Model) questionKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -661,11 +643,11 @@ func (m Model) questionKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m.answer(m.cursor)
 		case m.phase == reviewing:
 			m.phase = results
-			m.race.SetRun(nil, false)
+			m.stage("", nil, false)
 			return m, nil
 		case m.sess.Done():
 			m.phase = results
-			m.race.SetRun(nil, false)
+			m.stage("", nil, false)
 			return m, nil
 		}
 		next, _ := m.sess.Current()
@@ -749,7 +731,7 @@ func (m Model) resultsKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.New):
 		m.phase = setup
 		m.field = fieldStart
-		m.race.SetRun(nil, false)
+		m.stage("", nil, false)
 	}
 	return m, nil
 }

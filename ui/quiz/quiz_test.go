@@ -13,17 +13,9 @@ import (
 	"github.com/conflictlab/conflictlab/progress"
 	qz "github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/ui/nav"
-	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
-
-type packRaces struct{ p *lessons.Pack }
-
-func (r packRaces) Race(s lessons.Step, opt *lessons.Option) (*raceview.Run, error) {
-	o, err := r.p.Run(s, opt)
-	return &raceview.Run{Outcome: o, Plans: map[string]string{}}, err
-}
 
 // wrap makes the screen a tea.Model for the driver, and keeps the
 // messages meant for the app (navigation, saves).
@@ -62,7 +54,7 @@ func (f *fixture) back() {
 
 var today = time.Date(2026, 1, 15, 9, 30, 0, 0, time.UTC)
 
-func loadFixture(t testing.TB) (*qz.Bank, *lessons.Pack) {
+func loadFixture(t testing.TB) (*qz.Bank, *lessons.Races) {
 	t.Helper()
 	bank, err := qz.Load(os.DirFS("../testdata/quizbank"))
 	if err != nil {
@@ -72,20 +64,22 @@ func loadFixture(t testing.TB) (*qz.Bank, *lessons.Pack) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := qz.Prepare(bank, pack); err != nil {
+	races := lessons.NewRaces(pack)
+	if err := qz.Prepare(bank, races); err != nil {
 		t.Fatal(err)
 	}
-	return bank, pack
+	return bank, races
 }
 
 func open(t *testing.T, w, h int) *fixture {
 	t.Helper()
-	bank, pack := loadFixture(t)
+	bank, races := loadFixture(t)
+	pack := races.Pack()
 	prog := progress.New()
 	msgs := &[]tea.Msg{}
 	m := New(Config{
 		Load: func() (Data, error) {
-			return Data{Bank: bank, Races: packRaces{pack}, Lessons: pack.Lessons, Pack: pack}, nil
+			return Data{Bank: bank, Races: races, Lessons: pack.Lessons}, nil
 		},
 		Prog:    prog,
 		CanOpen: func(id string) bool { return pack.Lesson(id) != nil },
@@ -121,8 +115,8 @@ func mustNotContain(t *testing.T, view string, bad ...string) {
 
 // The fixture bank is right about the fixture course: every claim holds.
 func TestFixtureBankVerifies(t *testing.T) {
-	bank, pack := loadFixture(t)
-	if err := qz.Verify(bank, pack); err != nil {
+	bank, races := loadFixture(t)
+	if err := qz.Verify(bank, races.Pack()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -403,7 +397,7 @@ func TestMethodQuestionRacesEachAnswer(t *testing.T) {
 		}
 	}
 	f.PlayAll()
-	if f.quiz().Race().Run() == chosen {
+	if f.quiz().Race().Run().Outcome == chosen.Outcome {
 		t.Fatal("moving the cursor after the answer did not race the other option")
 	}
 	mustContain(t, f.View(), fmt.Sprintf("with %d, a wrong answer ✗", other+1))
@@ -442,9 +436,9 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 	f := open(t, 120, 40)
 	findKind(t, f, qz.Race)
 	m := f.quiz()
-	for k := range m.runs {
-		delete(m.runs, k) // as if it had not been computed yet
-	}
+	d := *m.data
+	d.Races = lessons.NewRaces(d.Races.(*lessons.Races).Pack()) // as if it had not been computed yet
+	m.data = &d
 	m.want = ""
 	first := m.show(-1, true, false)
 	if first == nil {
@@ -456,10 +450,11 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 	msg := first().(raceReady)
 	m, _ = m.Update(msg)
 	on := m.race.Run()
-	if on == nil || on != msg.run {
+	if on == nil || on.Outcome != msg.out {
 		t.Fatal("the race did not arrive on the stage")
 	}
-	late := raceReady{key: msg.key, run: &raceview.Run{Outcome: msg.run.Outcome}}
+	again := *msg.out
+	late := raceReady{key: msg.key, out: &again}
 	m, _ = m.Update(late)
 	if m.race.Run() != on {
 		t.Fatal("a late duplicate replaced the race on the stage")

@@ -60,16 +60,12 @@ func (m Model) renderInspect(w int) []string {
 		return m.inspectVersion(out, s, w)
 	case "lister":
 		section("lister read (no request: the informer's cache)")
-		if s.Code == 200 {
-			field("got", fmt.Sprintf("the cached copy at RV %s; the server is at %d", s.RV, s.ServerRV))
-		} else {
-			field("got", "nothing: the object is not in the cache")
-		}
+		field("got", listerGot(s)) // lifecycle.go
 		return out
 	}
 	section("request")
 	field("method", report.Method(s))
-	field("path", apiPath(o.Target, report.Object(s), s.Subresource))
+	field("path", requestPath(o.Target, s)) // lifecycle.go
 	if s.PatchType != "" {
 		field("content type", s.PatchType)
 	}
@@ -164,6 +160,9 @@ func (m Model) inspectVersion(out []string, s race.Step, w int) []string {
 
 // precondition says in words what the write asked the server to check.
 func precondition(s race.Step) string {
+	if p, ok := lifecyclePrecondition(s); ok { // lifecycle.go
+		return p
+	}
 	switch p := report.Precondition(s); {
 	case s.SentRV != "":
 		return p + ": metadata.resourceVersion " + s.SentRV + " is sent; the server refuses the write (409) if the object has moved on"

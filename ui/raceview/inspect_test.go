@@ -24,11 +24,7 @@ func scenarioRace(t testing.TB, path string) *Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plans := map[string]string{}
-	for _, c := range sc.Controllers {
-		plans[c.Name] = Plan(c.Program)
-	}
-	return &Run{Outcome: o, Plans: plans}
+	return &Run{Outcome: o}
 }
 
 func must(t *testing.T, v string, want ...string) {

@@ -88,7 +88,7 @@ func (m Model) renderObject(vi, pi, w int, full bool) []string {
 		return []string{st.Faint.Render("(the object does not exist yet)")}
 	}
 	v := o.Versions[vi]
-	title := fmt.Sprintf("%s @ RV %s", o.Target.Name, v.RV)
+	title := fmt.Sprintf("%s @ RV %s", versionName(v, o.Target), v.RV) // lifecycle.go
 	if v.Step < 0 {
 		title += " · as created before the race"
 	} else {

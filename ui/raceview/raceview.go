@@ -12,6 +12,7 @@ package raceview
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -21,20 +22,31 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 
-// Run is one race ready to show: the simulator's outcome, and each
-// controller's plan in words (what it will read, change and write), which
-// the setup view shows before anything has happened.
+// Run is one race ready to show: the simulator's outcome, whose
+// controllers carry their plans (what each will read, change and write),
+// which the setup view shows before anything has happened.
 type Run struct {
 	Outcome *race.Outcome
-	// Plans maps a controller's name to its plan in one line.
-	Plans map[string]string
+	// Withheld names the controllers whose write is the question (a quiz's
+	// method question): the setup says what they read and change, not how
+	// they write.
+	Withheld []string
 	// Source says where the run came from when it is not the simulator
 	// ("live on https://…").
 	Source string
+}
+
+// NewRun is the race view's run of an outcome, its text (a pack's
+// scenario values, labels, the server's messages about them) escaped so
+// that it is shown, never obeyed by the terminal. The outcome is not
+// changed: it may be shared.
+func NewRun(o *race.Outcome) *Run {
+	return &Run{Outcome: termsafe.Deep(o)}
 }
 
 // Speed is one playback speed.
@@ -440,10 +452,10 @@ func (m Model) viewSetup() string {
 	}
 	startRV := fmt.Sprint(start)
 	nameW := 12
-	for i, n := range m.names() {
+	for i, c := range o.Controllers {
+		n := c.Name
 		nameW = max(nameW, len(n)+2)
-		plan := m.run.Plans[n]
-		lines = append(lines, layout.Pad(st.Lane(i).Render(n), nameW)+plan)
+		lines = append(lines, layout.Pad(st.Lane(i).Render(n), nameW)+m.plan(c))
 		lines = append(lines, layout.Pad("", nameW)+st.Faint.Render("informer cache at RV "+startRV))
 	}
 	lines = append(lines, layout.Pad(st.Server.Render("API server"), nameW)+"RV "+startRV)
@@ -453,6 +465,16 @@ func (m Model) viewSetup() string {
 	lines = append(lines, "")
 	lines = append(lines, m.objectLines(m.w, true)...)
 	return layout.FitLines(scrollLines(lines, m.scroll, m.h), m.w, m.h)
+}
+
+// plan is c's plan in one line. A withheld write comes first, so a long
+// plan cut at the window's edge still says that the write is unknown.
+func (m Model) plan(c race.ControllerResult) string {
+	if !slices.Contains(m.run.Withheld, c.Name) {
+		return c.Plan.String()
+	}
+	parts := append([]string{"write: your answer", "read " + string(c.Plan.Read)}, c.Plan.Changes...)
+	return strings.Join(parts, " · ")
 }
 
 // statusLines is the playback state, or the outcome once it is over.

@@ -32,7 +32,7 @@ func fixtureRace(t *testing.T, lesson string, step int, opt string) *Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Run{Outcome: out, Plans: map[string]string{"a": "read lister · set data.owner=a", "b": "read lister · set data.replicas=3"}}
+	return &Run{Outcome: out}
 }
 
 func view(m Model, w, h int) string {
@@ -263,7 +263,7 @@ func TestOpenRunIsNotCalledFinished(t *testing.T) {
 		} else {
 			o.Verdict = race.VerdictLost
 		}
-		m := newView(&Run{Outcome: &o, Plans: full.Plans}, false)
+		m := newView(&Run{Outcome: &o}, false)
 		m.SetOpen(true)
 		m.SetIndex(c.upTo)
 		v := view(m, 100, 40)

@@ -73,7 +73,7 @@ func TestStaleDecisionVerdict(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				run = &Run{Outcome: o, Plans: map[string]string{}}
+				run = &Run{Outcome: o}
 			}
 		}
 	}

@@ -10,8 +10,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/layout"
-	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
 	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -396,7 +396,7 @@ func (m Model) buildFooter(r row, w int) []string {
 	var out []string
 	if r.kind == rowController || r.kind == rowSetting || r.kind == rowMutation || r.kind == rowAddMutation {
 		c := m.sc.Controllers[r.ctl]
-		out = append(out, st.Lane(r.ctl).Render(c.Name)+st.Faint.Render(layout.Truncate(": "+raceview.Plan(c.Program), max(1, w-len(c.Name)))))
+		out = append(out, st.Lane(r.ctl).Render(c.Name)+st.Faint.Render(layout.Truncate(": "+race.PlanOf(c.Program).String(), max(1, w-len(c.Name)))))
 	}
 	if why := m.locked(r); why != "" {
 		explain = "locked: " + why

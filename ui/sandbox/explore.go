@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -47,6 +48,7 @@ type exploreRun struct {
 	start  time.Time
 	sc     *scenario.Scenario
 	check  bool
+	budget ExploreBudget
 }
 
 type exploreProgress struct{ id, done, estimate int }
@@ -54,6 +56,8 @@ type exploreDone struct {
 	id  int
 	r   *explore.Result
 	err error
+	// overBudget: the search ran out of the time it is allowed.
+	overBudget bool
 }
 
 // exploreTick redraws the elapsed time while the explorer runs, so that
@@ -66,9 +70,6 @@ func (exploreTick) sandboxMsg()     {}
 
 // PlaybackTick lets the test driver hold the redraw ticks.
 func (exploreTick) PlaybackTick() {}
-
-// ExploreLimit bounds a sandbox exploration (the CLI's default).
-var ExploreLimit = explore.DefaultMaxSchedules
 
 var runIDs atomic.Int64
 
@@ -91,8 +92,11 @@ func (m Model) startExplore(check bool) (Model, tea.Cmd) {
 		return m, nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	if t := m.env.Explore.Timeout; t > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), t)
+	}
 	run := &exploreRun{id: int(runIDs.Add(1)), ch: make(chan tea.Msg, 1), ctx: ctx, cancel: cancel,
-		start: Now(), sc: draft.Clone(m.sc), check: check}
+		start: m.env.now(), sc: draft.Clone(m.sc), check: check, budget: m.env.Explore}
 	m.ex = exploreState{running: run}
 	m.tab = exploreTab
 	m.notice = ""
@@ -102,10 +106,21 @@ func (m Model) startExplore(check bool) (Model, tea.Cmd) {
 
 func (r *exploreRun) explore() {
 	defer r.cancel() // releases the context once the search is over
-	est := estimate(r.ctx, r.sc)
+	if acquire := r.budget.Acquire; acquire != nil {
+		// Waiting for a turn is cancelled like the search itself (esc, the
+		// time budget, the session ending).
+		release, err := acquire(r.ctx)
+		if err != nil {
+			r.ch <- exploreDone{id: r.id, r: &explore.Result{Scenario: r.sc.Name, Tally: map[race.Verdict]int{}, Cancelled: true}}
+			return
+		}
+		defer release()
+	}
+	limit := r.budget.limit()
+	est := estimate(r.ctx, r.sc, limit)
 	r.ch <- exploreProgress{id: r.id, estimate: est}
 	last, calls := time.Now(), 0
-	res, err := explore.Explore(r.ctx, r.sc, explore.Options{MaxSchedules: ExploreLimit, Progress: func(done int) bool {
+	res, err := explore.Explore(r.ctx, r.sc, explore.Options{MaxSchedules: limit, Progress: func(done int) bool {
 		// Look at the clock every 128 calls, not every 128 interleavings:
 		// a merged state adds its whole subtree to done at once, so done
 		// rarely lands on a multiple of anything.
@@ -121,7 +136,7 @@ func (r *exploreRun) explore() {
 		}
 		return true
 	}})
-	r.ch <- exploreDone{id: r.id, r: res, err: err}
+	r.ch <- exploreDone{id: r.id, r: res, err: err, overBudget: errors.Is(r.ctx.Err(), context.DeadlineExceeded)}
 }
 
 func (r *exploreRun) wait() tea.Cmd {
@@ -141,7 +156,7 @@ func (m Model) exploreTick(id int) tea.Cmd {
 // random path is an unbiased estimate of the number of leaves. 64 random
 // plays cost little next to the search itself; they stop, as the search
 // does, at the first step after ctx is cancelled.
-func estimate(ctx context.Context, sc *scenario.Scenario) int {
+func estimate(ctx context.Context, sc *scenario.Scenario, limit int) int {
 	w0, err := race.New(sc)
 	if err != nil {
 		return 0
@@ -168,7 +183,9 @@ func estimate(ctx context.Context, sc *scenario.Scenario) int {
 		}
 		total += prod
 	}
-	return int(min(total/probes+0.5, float64(ExploreLimit)))
+	// Not capped at limit: it bounds the paths the explorer plays, not the
+	// interleavings it counts (a merged state adds its whole subtree).
+	return int(min(total/probes+0.5, 1<<53))
 }
 
 func (m Model) onExplore(msg tea.Msg) (Model, tea.Cmd) {
@@ -179,26 +196,29 @@ func (m Model) onExplore(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.ex.done, m.ex.estimate = msg.done, msg.estimate
-		m.ex.elapsed = Now().Sub(run.start)
+		m.ex.elapsed = m.env.now().Sub(run.start)
 		return m, run.wait()
 	case exploreTick:
 		if run == nil || msg.id != run.id {
 			return m, nil
 		}
-		m.ex.elapsed = Now().Sub(run.start)
+		m.ex.elapsed = m.env.now().Sub(run.start)
 		return m, m.exploreTick(run.id)
 	case exploreDone:
 		if run == nil || msg.id != run.id {
 			return m, nil
 		}
 		m.ex.running = nil
-		m.ex.elapsed = Now().Sub(run.start)
+		m.ex.elapsed = m.env.now().Sub(run.start)
 		if msg.err != nil {
 			m.setNotice(true, "the explorer stopped: %v", msg.err)
 			return m, nil
 		}
 		m.ex.result, m.ex.done = msg.r, msg.r.Schedules
 		m.ex.cursor = 0
+		if msg.overBudget {
+			m.setNotice(true, "the explorer stopped after %s, the time each exploration is given here: the tally covers only what it reached", m.env.Explore.Timeout)
+		}
 		if run.check {
 			return m, m.judgeFix(run.sc, msg.r)
 		}

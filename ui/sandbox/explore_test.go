@@ -3,6 +3,8 @@ package sandbox
 import (
 	"context"
 	"testing"
+
+	"github.com/conflictlab/conflictlab/sim/explore"
 )
 
 // TestEstimateStopsOnCancel: the progress bar's estimate plays 64 random
@@ -10,12 +12,12 @@ import (
 // Esc, instead of playing them all.
 func TestEstimateStopsOnCancel(t *testing.T) {
 	sc := benchScenario()
-	if n := estimate(context.Background(), sc); n <= 0 {
+	if n := estimate(context.Background(), sc, explore.DefaultMaxSchedules); n <= 0 {
 		t.Fatalf("no estimate: %d", n)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if n := estimate(ctx, sc); n != 0 {
+	if n := estimate(ctx, sc, explore.DefaultMaxSchedules); n != 0 {
 		t.Fatalf("a cancelled estimate went on: %d", n)
 	}
 }

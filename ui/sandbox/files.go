@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -19,18 +18,6 @@ import (
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/userfile"
 )
-
-// Dir, when set, is where relative file names are saved, exported and
-// loaded from instead of the working directory: the UI tests that press
-// random keys must not write into the source tree.
-var Dir string
-
-func resolve(path string) string {
-	if Dir != "" && !filepath.IsAbs(path) {
-		return filepath.Join(Dir, path)
-	}
-	return path
-}
 
 type promptKind int
 
@@ -85,7 +72,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		switch {
 		case key.Matches(msg, k.Yes):
 			p.confirm = false
-			return m, writeFile(p.kind, p.path, p.data, true)
+			return m, writeFile(m.env, p.kind, p.path, p.data, true)
 		case key.Matches(msg, k.No):
 			p.confirm, p.err = false, "not overwritten: give another name"
 		}
@@ -103,7 +90,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		p.path, p.err = path, ""
 		if p.kind == loadPrompt {
-			return m, loadFile(path)
+			return m, loadFile(m.env, path)
 		}
 		data, err := m.fileData(p.kind, path)
 		if err != nil {
@@ -111,7 +98,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		p.data = data
-		return m, writeFile(p.kind, path, data, false)
+		return m, writeFile(m.env, p.kind, path, data, false)
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
@@ -130,14 +117,14 @@ func (fileWritten) sandboxMsg() {}
 
 // writeFile writes in a command: Update never touches a file, which could
 // be a FIFO that waits for a reader (and the screen with it).
-func writeFile(k promptKind, path string, data []byte, overwrite bool) tea.Cmd {
+func writeFile(env Env, k promptKind, path string, data []byte, overwrite bool) tea.Cmd {
 	return func() tea.Msg {
 		var err error
 		if overwrite {
 			// Never os.WriteFile: on a FIFO it would wait for a reader.
-			err = userfile.Overwrite(resolve(path), data)
+			err = userfile.Overwrite(env.resolve(path), data)
 		} else {
-			err = writeNew(resolve(path), data)
+			err = writeNew(env.resolve(path), data)
 		}
 		if errors.Is(err, fs.ErrExist) {
 			return fileWritten{kind: k, path: path, exists: true}
@@ -223,9 +210,9 @@ func (fileLoaded) sandboxMsg() {}
 
 // loadFile reads the file in a command; scenario.Load reads only a
 // regular file, of at most scenario.MaxFileSize.
-func loadFile(path string) tea.Cmd {
+func loadFile(env Env, path string) tea.Cmd {
 	return func() tea.Msg {
-		sc, err := scenario.Load(resolve(path))
+		sc, err := scenario.Load(env.resolve(path))
 		return fileLoaded{path: path, sc: sc, err: err}
 	}
 }

@@ -88,7 +88,7 @@ func TestDraftRestores(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the draft does not parse: %v\n%s", err, data)
 	}
-	m := New(styles.New(true, true), nil)
+	m := NewIn(stopped, styles.New(true, true), nil)
 	m.SetSize(100, 30)
 	if err := m.Restore(sc); err != nil {
 		t.Fatal(err)

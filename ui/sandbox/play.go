@@ -138,11 +138,7 @@ func (m *Model) refresh() {
 		return
 	}
 	p.out = p.world.Outcome()
-	plans := map[string]string{}
-	for _, c := range m.sc.Controllers {
-		plans[c.Name] = raceview.Plan(c.Program)
-	}
-	m.race.SetRun(termsafe.Deep(&raceview.Run{Outcome: p.out, Plans: plans}), false)
+	m.race.SetRun(termsafe.Deep(&raceview.Run{Outcome: p.out}), false)
 	m.race.SetIndex(len(p.out.Steps) - 1)
 	// The simulator is deterministic, so a clone stepped once shows
 	// exactly what the step will do, without doing it.

@@ -13,7 +13,6 @@ package sandbox
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -29,10 +28,6 @@ import (
 	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
-
-// Now is the clock the explorer's elapsed time is read from; the golden
-// tests stop it.
-var Now = time.Now
 
 // Msg is implemented by the sandbox's own messages (explorer progress,
 // autoplay ticks) so the root can deliver them whichever screen is on
@@ -103,6 +98,7 @@ func DefaultKeys() KeyMap {
 // Model is the sandbox.
 type Model struct {
 	st   *styles.Styles
+	env  Env
 	w, h int
 	Keys KeyMap
 	tab  tab
@@ -128,13 +124,17 @@ type Model struct {
 	bad    bool
 }
 
-// New opens the sandbox on its starting race. prog receives the
+// New opens the sandbox on its starting race, in the terminal tutorial's
+// environment (see NewIn).
+func New(st *styles.Styles, prog *progress.Progress) Model { return NewIn(Env{}, st, prog) }
+
+// NewIn opens the sandbox on its starting race in env. prog receives the
 // challenges' best results (the root saves it on nav.ProgressChanged).
-func New(st *styles.Styles, prog *progress.Progress) Model {
+func NewIn(env Env, st *styles.Styles, prog *progress.Progress) Model {
 	if prog == nil {
 		prog = progress.New()
 	}
-	m := Model{st: st, Keys: DefaultKeys(), prog: prog, race: raceview.New(st)}
+	m := Model{st: st, env: env, Keys: DefaultKeys(), prog: prog, race: raceview.New(st)}
 	m.race.SetOpen(true)
 	m.play.speed = raceview.DefaultSpeed
 	m.play.seed = 1
@@ -254,6 +254,9 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.switchTab((m.tab + 1) % 4)
 	case key.Matches(msg, k.PrevTab):
 		return m.switchTab((m.tab + 3) % 4)
+	case m.env.NoFiles && (key.Matches(msg, k.Save) || key.Matches(msg, k.Load) || key.Matches(msg, k.Export)):
+		m.setNotice(false, "no files here: this sandbox runs on a server, and its files would be the server's")
+		return m, nil
 	case key.Matches(msg, k.Save):
 		m.openPrompt(savePrompt)
 		return m, nil

@@ -34,13 +34,12 @@ func (h harness) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 func (h harness) View() tea.View { return tea.NewView(h.m.View()) }
 
-func init() {
-	// Elapsed times show on the explore tab: stop the clock.
-	Now = func() time.Time { return time.Time{} }
-}
+// stopped is the tests' environment: elapsed times show on the explore
+// tab, so the clock stands still.
+var stopped = Env{Clock: func() time.Time { return time.Time{} }}
 
 func newDriver(t testing.TB, prog *progress.Progress) *uitest.Driver {
-	m := New(styles.New(true, true), prog)
+	m := NewIn(stopped, styles.New(true, true), prog)
 	m.SetTicker(uitest.Ticker)
 	return uitest.New(t, harness{m}, 100, 30)
 }
@@ -369,7 +368,7 @@ func TestSaveLoadAndExportNeverOverwriteUnasked(t *testing.T) {
 // TestExploreCancelWithEsc: esc stops the search (Progress returns
 // false) and the tally says it covers only what was seen.
 func TestExploreCancelWithEsc(t *testing.T) {
-	m := New(styles.New(true, true), nil)
+	m := NewIn(stopped, styles.New(true, true), nil)
 	m.SetSize(100, 30)
 	if err := m.Open(benchScenario(), ""); err != nil {
 		t.Fatal(err)

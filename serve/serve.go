@@ -1,0 +1,276 @@
+// Package serve is `conflictlab serve`: the tutorial over SSH for a
+// workshop room. Each connection gets its own program (ui.Session) at its
+// terminal's size, colour profile and resize events; attendees are known
+// by their public key (or a name asked at login), their progress kept
+// under the state folder with the progress package's lock and merge; the
+// instructor's keys get the room view (ui/room) instead of the tutorial.
+//
+// Everything a room can exhaust is bounded and logged at start: sessions,
+// idle time, connection attempts per address, and what one exploration
+// may take (time, interleavings, and how many run at once).
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/ui/sandbox"
+)
+
+// Config is the server's settings; Defaults fills what is left zero.
+type Config struct {
+	// Listen is the address to listen on (":2222").
+	Listen string
+	// State is the room's folder: the host key (unless HostKey says
+	// otherwise) and each attendee's progress.
+	State string
+	// HostKey is the host's private key file, created (0600) on the first
+	// start and kept, so that attendees' known_hosts stay valid.
+	HostKey string
+	// Seed, when set, is the room's quiz seed: everyone gets the same
+	// questions in the same order ("": the date, as for everyone).
+	Seed string
+	// InstructorKeys is an authorized_keys file: those keys get the room
+	// view.
+	InstructorKeys string
+	// AllowNames lets attendees without a key in: they are asked a name
+	// at login (keyboard-interactive), and known by it.
+	AllowNames bool
+	// MaxSessions bounds the sessions open at once (all attendees and
+	// instructors together).
+	MaxSessions int
+	// IdleTimeout ends a session that has sent no key for this long (its
+	// progress is saved, as when the attendee quits).
+	IdleTimeout time.Duration
+	// AttemptsPerMinute bounds the connections one address may open per
+	// minute; AttemptBurst is how many it may open at once.
+	AttemptsPerMinute, AttemptBurst int
+	// Explore is each exploration's budget; ParallelExplores how many
+	// run at once in the whole server (others wait their turn, on screen).
+	Explore          sandbox.ExploreBudget
+	ParallelExplores int
+	// AllowLive turns on the player's replays on a cluster, with
+	// Kubeconfig's (off by default: the cluster is the instructor's).
+	AllowLive  bool
+	Kubeconfig string
+	// Pack is the course taught (nil: the built-in course). It is shared
+	// by every session and never changed.
+	Pack *lessons.Pack
+	// Log receives the server's log (nil: discarded).
+	Log *slog.Logger
+	// Clock is the wall clock (tests stop it; nil: time.Now).
+	Clock func() time.Time
+}
+
+// The defaults are for a room of about thirty on a laptop: twice the room
+// in sessions (a second terminal each), the sandbox's explorer one or two
+// at a time with a time limit, and a connection rate that lets a whole
+// room behind one NAT connect at once (the burst) but holds a scanner or
+// a reconnect loop to one a second.
+const (
+	DefaultListen            = ":2222"
+	DefaultMaxSessions       = 64
+	DefaultIdleTimeout       = 30 * time.Minute
+	DefaultAttemptsPerMinute = 60
+	DefaultAttemptBurst      = 64
+	DefaultExploreSchedules  = 200_000
+	DefaultExploreTimeout    = 20 * time.Second
+)
+
+// Defaults fills the zero fields of c.
+func (c Config) Defaults() Config {
+	if c.Listen == "" {
+		c.Listen = DefaultListen
+	}
+	if c.State == "" {
+		c.State = "conflictlab-room"
+	}
+	if c.HostKey == "" {
+		c.HostKey = filepath.Join(c.State, "host_ed25519")
+	}
+	if c.MaxSessions <= 0 {
+		c.MaxSessions = DefaultMaxSessions
+	}
+	if c.IdleTimeout <= 0 {
+		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.AttemptsPerMinute <= 0 {
+		c.AttemptsPerMinute = DefaultAttemptsPerMinute
+	}
+	if c.AttemptBurst <= 0 {
+		c.AttemptBurst = DefaultAttemptBurst
+	}
+	if c.Explore.MaxSchedules <= 0 {
+		c.Explore.MaxSchedules = DefaultExploreSchedules
+	}
+	if c.Explore.Timeout <= 0 {
+		c.Explore.Timeout = DefaultExploreTimeout
+	}
+	if c.ParallelExplores <= 0 {
+		c.ParallelExplores = max(1, runtime.NumCPU()/2)
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Clock == nil {
+		c.Clock = time.Now
+	}
+	return c
+}
+
+// Server is a running room.
+type Server struct {
+	cfg         Config
+	ssh         *ssh.Server
+	room        *Room
+	instructors []ssh.PublicKey
+	attempts    *attempts
+	slots       chan struct{}
+	explores    chan struct{}
+	// ctx ends every session when the server shuts down.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// New prepares a server: the state folder, the host key (created once),
+// the instructors' keys and the course. Nothing listens yet.
+func New(cfg Config) (*Server, error) {
+	cfg = cfg.Defaults()
+	if cfg.AllowLive && cfg.Kubeconfig == "" {
+		return nil, errors.New("--allow-live needs --kubeconfig FILE: the cluster attendees replay races on")
+	}
+	// The attendees' folder is there from the start: an export before
+	// anyone connected is an empty room, not an error.
+	if err := os.MkdirAll(filepath.Join(cfg.State, "attendees"), 0o700); err != nil {
+		return nil, fmt.Errorf("state folder: %w", err)
+	}
+	pack := cfg.Pack
+	if pack == nil {
+		var err error
+		if pack, err = lessons.Course(); err != nil {
+			return nil, fmt.Errorf("the course does not load: %w", err)
+		}
+		cfg.Pack = pack
+	}
+	s := &Server{cfg: cfg, attempts: newAttempts(cfg.AttemptsPerMinute, cfg.AttemptBurst, cfg.Clock),
+		slots: make(chan struct{}, cfg.MaxSessions), explores: make(chan struct{}, cfg.ParallelExplores)}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.room = newRoom(pack, cfg.Seed)
+	if cfg.InstructorKeys != "" {
+		keys, err := readAuthorizedKeys(cfg.InstructorKeys)
+		if err != nil {
+			return nil, err
+		}
+		s.instructors = keys
+	}
+	opts := []ssh.Option{
+		wish.WithAddress(cfg.Listen),
+		wish.WithHostKeyPath(cfg.HostKey),
+		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		ssh.WrapConn(s.admit),
+		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.handle }),
+	}
+	if cfg.AllowNames {
+		opts = append(opts, wish.WithKeyboardInteractiveAuth(askName))
+	}
+	srv, err := wish.NewServer(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("ssh server: %w", err)
+	}
+	// No shell, exec, subsystem (sftp), port or agent forwarding: the
+	// session handler runs the tutorial and nothing else, and the
+	// forwarding callbacks are left nil, which denies them.
+	srv.SubsystemHandlers = nil
+	srv.LocalPortForwardingCallback = nil
+	srv.ReversePortForwardingCallback = nil
+	srv.HandshakeTimeout = 30 * time.Second
+	s.ssh = srv
+	return s, nil
+}
+
+// Room is the room's state (the instructor's view reads it).
+func (s *Server) Room() *Room { return s.room }
+
+// Config is the server's configuration, defaults filled in.
+func (s *Server) Config() Config { return s.cfg }
+
+// LogLimits says what the room is bounded by, once, at start.
+func (s *Server) LogLimits() {
+	c := s.cfg
+	s.cfg.Log.Info("limits",
+		"max_sessions", c.MaxSessions,
+		"idle_timeout", c.IdleTimeout.String(),
+		"attempts_per_minute_per_address", c.AttemptsPerMinute,
+		"attempt_burst", c.AttemptBurst,
+		"explore_max_schedules", c.Explore.MaxSchedules,
+		"explore_timeout", c.Explore.Timeout.String(),
+		"parallel_explores", c.ParallelExplores,
+		"live", liveWord(c.AllowLive),
+		"names", strconv.FormatBool(c.AllowNames),
+		"seed", c.Seed)
+}
+
+func liveWord(on bool) string {
+	if on {
+		return "on"
+	}
+	return "off"
+}
+
+// Serve accepts connections on l until Shutdown.
+func (s *Server) Serve(l net.Listener) error {
+	err := s.ssh.Serve(l)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// ListenAndServe listens on Config.Listen.
+func (s *Server) ListenAndServe() error {
+	l, err := net.Listen("tcp", s.cfg.Listen)
+	if err != nil {
+		return err
+	}
+	s.cfg.Log.Info("listening", "addr", l.Addr().String(), "state", s.cfg.State, "host_key", s.cfg.HostKey)
+	return s.Serve(l)
+}
+
+// Shutdown stops accepting, ends every session (each saves its progress)
+// and waits for them until ctx ends.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.cancel()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	err := s.ssh.Close()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return err
+}
+
+// acquireExplore waits for a turn of the server's explorer.
+func (s *Server) acquireExplore(ctx context.Context) (func(), error) {
+	select {
+	case s.explores <- struct{}{}:
+		return func() { <-s.explores }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

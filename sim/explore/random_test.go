@@ -1,0 +1,87 @@
+package explore
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// randomScenario draws a small race over one ConfigMap: 1–3 controllers,
+// each with a random read source, write method, mutations (independent
+// sets, shared counters, decisions, finalizer list edits), retry policy,
+// requeue policy and reconcile count, under a random informer lag.
+func randomScenario(rng *rand.Rand, i int) *scenario.Scenario {
+	cm := &unstructured.Unstructured{Object: map[string]interface{}{
+		"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default",
+			"finalizers": []interface{}{"example.com/setup", "example.com/keep"}},
+		"data": map[string]interface{}{"count": "0", "mode": "blue"},
+	}}
+	sc := &scenario.Scenario{Name: fmt.Sprintf("random-%d", i), StartRV: 100,
+		Objects: []*unstructured.Unstructured{cm}}
+	switch rng.IntN(4) {
+	case 1:
+		sc.Lag = scenario.Lag{Delay: time.Duration(1+rng.IntN(4)) * time.Millisecond}
+	case 2:
+		sc.Lag = scenario.Lag{Manual: true}
+	}
+	if rng.IntN(4) == 0 {
+		sc.MaxSteps = 6 + rng.IntN(6)
+	}
+	methods := []controller.WriteMethod{controller.Update, controller.UpdateClearRV, controller.MergePatch,
+		controller.StrategicPatch, controller.JSONPatch, controller.ServerSideApply}
+	n := 1 + rng.IntN(3)
+	for c := 0; c < n; c++ {
+		name := string(rune('a' + c))
+		p := controller.Program{Name: name, Target: cm1, Read: controller.FromLister,
+			Write: methods[rng.IntN(len(methods))], Retry: controller.NoRetry(), Reconciles: 1}
+		if rng.IntN(3) == 0 {
+			p.Read = controller.FromLive
+		}
+		p.WithRV = rng.IntN(2) == 0
+		if p.Write == controller.JSONPatch && rng.IntN(2) == 0 {
+			p.Test = controller.TestRV
+		}
+		for m := 0; m < 1+rng.IntN(2); m++ {
+			switch rng.IntN(6) {
+			case 0:
+				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.Set, Path: controller.MustPath("data." + name), Value: "1"})
+			case 1:
+				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.Increment, Path: controller.MustPath("data.count"), By: 1})
+			case 2:
+				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.Set, Path: controller.MustPath("data.mode"), Value: "red",
+					When: &controller.Condition{Path: controller.MustPath("data.mode"), Equals: "blue"}})
+			case 3:
+				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.AddToSet, Path: controller.MustPath("metadata.finalizers"), Value: "example.com/" + name})
+			case 4:
+				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.RemoveFromList, Path: controller.MustPath("metadata.finalizers"), Value: "example.com/setup"})
+			case 5:
+				p.Mutations = append(p.Mutations, controller.Mutation{Op: controller.Set, Path: controller.MustPath("data.mode"), Value: name})
+			}
+		}
+		switch rng.IntN(3) {
+		case 1:
+			p.Retry = controller.DefaultRetry()
+		case 2:
+			p.Retry = controller.RetryPolicy{Attempts: 2 + rng.IntN(2), On: controller.OnConflict,
+				Reread: []controller.ReadSource{controller.FromLive, controller.FromLister, controller.RereadNone}[rng.IntN(3)]}
+		}
+		if rng.IntN(4) == 0 {
+			p.Requeue = controller.RequeuePolicy{Max: 1, BaseDelay: 5 * time.Millisecond}
+		}
+		if rng.IntN(4) == 0 {
+			p.Reconciles = 2
+		}
+		ctl := scenario.Controller{Program: p}
+		if rng.IntN(5) == 0 {
+			ctl.Lag = &scenario.Lag{Manual: true}
+		}
+		sc.Controllers = append(sc.Controllers, ctl)
+	}
+	return sc
+}

@@ -1,0 +1,78 @@
+package race
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/conflictlab/conflictlab/sim/controller"
+)
+
+// Plan is what a controller was set to do, as a learner reads it before
+// anything has happened: where it reads, what it changes, how it writes
+// and retries. The race fills it from the scenario, so whoever shows an
+// outcome (the race view, a lesson, the quiz) needs nothing else.
+type Plan struct {
+	Read controller.ReadSource `json:"read"`
+	// Changes are the mutations in words ("set data.owner=a").
+	Changes []string               `json:"changes,omitempty"`
+	Write   controller.WriteMethod `json:"write"`
+	WithRV  bool                   `json:"withRV,omitempty"`
+	Force   bool                   `json:"force,omitempty"`
+	// Retry is the retry loop in words, empty when there is none.
+	Retry string `json:"retry,omitempty"`
+}
+
+// PlanOf is p's plan; the sandbox's builder shows it for a program that
+// has not run yet.
+func PlanOf(p controller.Program) Plan {
+	pl := Plan{Read: p.Read, Write: p.Write, WithRV: p.WithRV, Force: p.Force}
+	for _, mu := range p.Mutations {
+		pl.Changes = append(pl.Changes, mu.Describe())
+	}
+	switch r := p.Retry; {
+	case r.Unbounded:
+		pl.Retry = "retry forever"
+	case r.Attempts > 1:
+		on := "409"
+		if r.On == controller.OnAnyError {
+			on = "any error"
+		}
+		reread := string(r.Reread)
+		if reread == "" {
+			reread = "nothing"
+		}
+		pl.Retry = fmt.Sprintf("retry on %s up to %d×, re-read %s", on, r.Attempts-1, reread)
+	}
+	return pl
+}
+
+// WriteWords is how the plan writes: "update", "merge-patch with RV",
+// "apply (force)".
+func (p Plan) WriteWords() string {
+	w := string(p.Write)
+	if p.WithRV {
+		w += " with RV"
+	}
+	if p.Force {
+		w += " (force)"
+	}
+	return w
+}
+
+// String is the plan in one line: "read lister · set data.owner=a ·
+// update · retry on 409 up to 4×, re-read live".
+func (p Plan) String() string {
+	parts := append([]string{"read " + string(p.Read)}, p.Changes...)
+	parts = append(parts, p.WriteWords())
+	if p.Retry != "" {
+		parts = append(parts, p.Retry)
+	}
+	return strings.Join(parts, " · ")
+}
+
+// clone gives each outcome its own Changes, so a caller that edits one
+// (termsafe.Deep escapes in place) never edits the world's.
+func (p Plan) clone() Plan {
+	p.Changes = append([]string(nil), p.Changes...)
+	return p
+}

@@ -1,0 +1,51 @@
+package race
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/conflictlab/conflictlab/sim/controller"
+)
+
+// TestOutcomeCarriesEachPlan: whoever shows an outcome reads each
+// controller's plan from it — after the run, in a clone, and in the JSON —
+// and never needs the scenario again.
+func TestOutcomeCarriesEachPlan(t *testing.T) {
+	a := prog("a", controller.MergePatch, set("data.owner", "a"))
+	a.Program.WithRV = true
+	a.Program.Retry = controller.DefaultRetry()
+	b := prog("b", controller.ServerSideApply, set("data.replicas", "3"))
+	b.Program.Force = true
+	w, err := New(twoWriters(configMap(map[string]interface{}{"owner": "none"}), a, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"a": "read lister · set data.owner=a · merge-patch with RV · retry on 409 up to 4×, re-read live",
+		"b": "read lister · set data.replicas=3 · apply (force)",
+	}
+	c := w.Clone()
+	if err := c.Play(Schedule{Tokens: []string{"a", "b", "a", "b"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []*Outcome{w.Outcome(), c.Outcome()} {
+		for _, r := range o.Controllers {
+			if got := r.Plan.String(); got != want[r.Name] {
+				t.Errorf("%s's plan = %q, want %q", r.Name, got, want[r.Name])
+			}
+		}
+	}
+	o := c.Outcome()
+	o.Controllers[0].Plan.Changes[0] = "edited"
+	if got := c.Outcome().Controllers[0].Plan.Changes[0]; got != "set data.owner=a" {
+		t.Errorf("editing one outcome's plan edited the world's: %q", got)
+	}
+	b2, err := json.Marshal(c.Outcome().Controllers[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b2), `"plan":{"read":"lister","changes":["set data.replicas=3"],"write":"apply","force":true}`) {
+		t.Errorf("the plan is not in the JSON as documented: %s", b2)
+	}
+}
