@@ -86,8 +86,7 @@ func (s *Server) handle(sess ssh.Session) {
 		}
 		loaded := readProgress(path) // the session's own store reports a bad file on screen
 		var id int
-		var sessUI *ui.Session
-		sessUI = ui.NewSession(ui.Options{
+		sessUI := ui.NewSession(ui.Options{
 			In: in, Out: sess, Context: ctx,
 			Getenv:  func(string) string { return "" }, // nothing of the server's environment
 			Environ: env, Width: pty.Window.Width, Height: pty.Window.Height,
