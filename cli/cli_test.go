@@ -7,13 +7,35 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/conflictlab/conflictlab/ui"
 )
 
 func run(t *testing.T, tty bool, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return runScreen(t, tty, nil, args...)
+}
+
+// runScreen is run with the tutorial's screen replaced by screen, which
+// gets the options the command built (nil: a screen that fails the test,
+// so no test takes over the terminal by accident).
+// refuseScreen is a screen that fails the test: the command was not
+// meant to take over the terminal.
+func refuseScreen(t *testing.T) func(ui.Options) error {
+	return func(ui.Options) error {
+		t.Errorf("the tutorial's screen was started")
+		return nil
+	}
+}
+
+func runScreen(t *testing.T, tty bool, screen func(ui.Options) error, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if screen == nil {
+		screen = refuseScreen(t)
+	}
 	var out, errb bytes.Buffer
 	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-		IsTerminal: func() bool { return tty }, Getenv: func(string) string { return "" }}
+		IsTerminal: func() bool { return tty }, Getenv: func(string) string { return "" }, Screen: screen}
 	code = Run(args, env)
 	return code, out.String(), errb.String()
 }

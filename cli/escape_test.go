@@ -46,7 +46,7 @@ func runHostile(t *testing.T, state, stdin string, args ...string) (code int, st
 				return state
 			}
 			return ""
-		}}
+		}, Screen: refuseScreen(t)}
 	code = Run(args, env)
 	for _, o := range []struct{ name, text string }{{"stdout", out.String()}, {"stderr", errb.String()}} {
 		if c := terminalControl(o.text); c != "" {

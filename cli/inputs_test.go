@@ -6,21 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
-
-	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/sim/scenario"
 )
-
-// noScreens keeps the TUI commands from starting a screen.
-func noScreens(t *testing.T) {
-	t.Helper()
-	savedTUI, savedSandbox := startTUI, startSandbox
-	t.Cleanup(func() { startTUI, startSandbox = savedTUI, savedSandbox })
-	startTUI = func(*cobra.Command, Env, *lessons.Pack) error { return nil }
-	startSandbox = func(Env, *scenario.Scenario, string) error { return nil }
-}
 
 // inputCommands are every command that reads a file the user names, with
 // that file's place in the command line.
@@ -40,7 +26,6 @@ func inputCommands(path string) [][]string {
 // 1 (the input cannot be used) in every command, with its path; progress
 // import said 2.
 func TestMissingFileSameExitCodeEverywhere(t *testing.T) {
-	noScreens(t)
 	missing := filepath.Join(t.TempDir(), "missing.yaml")
 	for _, args := range inputCommands(missing) {
 		code, _, errs := runState(t, t.TempDir(), "", args...)
@@ -54,7 +39,6 @@ func TestMissingFileSameExitCodeEverywhere(t *testing.T) {
 // now every command refuses it at once, exit 1. (The FIFO twin of this
 // test is in inputs_unix_test.go.)
 func TestDeviceIsRefused(t *testing.T) {
-	noScreens(t)
 	for _, args := range inputCommands("/dev/zero") {
 		code, _, errs := runState(t, t.TempDir(), "", args...)
 		if code != ExitInvalid || !strings.Contains(errs, "/dev/zero") || !strings.Contains(errs, "not") {

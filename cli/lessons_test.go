@@ -13,13 +13,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/ui"
 )
 
 func runWithStdin(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	env := Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
-		IsTerminal: func() bool { return false }, Getenv: func(string) string { return "" }}
+		IsTerminal: func() bool { return false }, Getenv: func(string) string { return "" }, Screen: refuseScreen(t)}
 	code = Run(args, env)
 	return code, out.String(), errb.String()
 }
@@ -183,14 +184,15 @@ func TestLessonsFlag(t *testing.T) {
 // course; a pack that does not load is reported FILE:LINE with exit code 1
 // before the tutorial takes the terminal.
 func TestLessonsFlagStartsTheTutorialOnThePack(t *testing.T) {
-	saved := startTUI
-	defer func() { startTUI = saved }()
 	var got *lessons.Pack
 	calls := 0
-	startTUI = func(_ *cobra.Command, _ Env, pack *lessons.Pack) error {
+	screen := func(o ui.Options) error {
 		calls++
-		got = pack
+		got = o.Pack
 		return nil
+	}
+	run := func(t *testing.T, tty bool, args ...string) (int, string, string) {
+		return runScreen(t, tty, screen, args...)
 	}
 	code, _, errs := run(t, true, "--lessons", examplePack)
 	if code != ExitOK || calls != 1 || got == nil || got.Lesson("counting") == nil || got.Lesson("stale-cache") != nil {

@@ -174,7 +174,7 @@ func importCourse(cmd *cobra.Command) (*progress.Course, error) {
 	for _, l := range pack.Lessons {
 		steps := make([]bool, len(l.Steps))
 		for i, s := range l.Steps {
-			steps[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose
+			steps[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose || s.Kind == lessons.Play
 		}
 		c.Lessons[l.ID] = steps
 		c.QuizTopics[l.ID] = true

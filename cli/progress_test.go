@@ -10,8 +10,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/spf13/cobra"
-
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui"
@@ -26,7 +24,7 @@ func runState(t *testing.T, state, stdin string, args ...string) (int, string, s
 				return state
 			}
 			return ""
-		}}
+		}, Screen: refuseScreen(t)}
 	return Run(args, env), out.String(), errb.String()
 }
 
@@ -96,21 +94,19 @@ func TestProgressErrors(t *testing.T) {
 // root command hands over to the TUI (replaced here; the TUI itself is
 // tested in package ui), without one it refuses with exit 3.
 func TestTutorialStartsWithATerminal(t *testing.T) {
-	saved := startTUI
-	defer func() { startTUI = saved }()
 	called := false
-	startTUI = func(_ *cobra.Command, _ Env, pack *lessons.Pack) error {
+	screen := func(o ui.Options) error {
 		called = true
-		if pack != nil {
-			t.Errorf("without --lessons the tutorial got pack %v, want the built-in course (nil)", pack.Lessons)
+		if o.Pack != nil {
+			t.Errorf("without --lessons the tutorial got pack %v, want the built-in course (nil)", o.Pack.Lessons)
 		}
 		return nil
 	}
-	if code, _, errs := run(t, true); code != ExitOK || !called {
+	if code, _, errs := runScreen(t, true, screen); code != ExitOK || !called {
 		t.Fatalf("with a terminal: exit %d, started %v, %s", code, called, errs)
 	}
 	called = false
-	if code, _, errs := run(t, false); code != ExitNoTTY || called || !strings.Contains(errs, "conflictlab sim --example lost-update-unconditional") {
+	if code, _, errs := runScreen(t, false, screen); code != ExitNoTTY || called || !strings.Contains(errs, "conflictlab sim --example lost-update-unconditional") {
 		t.Fatalf("without a terminal: exit %d, started %v, %q", code, called, errs)
 	}
 }
@@ -207,8 +203,6 @@ func TestProgressImportKeepsABackupAndTheSymlink(t *testing.T) {
 // sent with kill is 130, not the usage error 2); any other failure of the
 // screen is internal, not usage.
 func TestTUIExitCodes(t *testing.T) {
-	saved := startTUI
-	defer func() { startTUI = saved }()
 	for _, c := range []struct {
 		err  error
 		code int
@@ -219,8 +213,8 @@ func TestTUIExitCodes(t *testing.T) {
 		{&ui.SignalError{Signal: syscall.SIGTERM}, 143},
 		{errors.New("the screen broke"), ExitInternal},
 	} {
-		startTUI = func(*cobra.Command, Env, *lessons.Pack) error { return tuiExit(c.err) }
-		if code, _, errs := run(t, true); code != c.code {
+		screen := func(ui.Options) error { return c.err }
+		if code, _, errs := runScreen(t, true, screen); code != c.code {
 			t.Errorf("%v: exit %d, want %d (%s)", c.err, code, c.code, errs)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/termsafe"
+	"github.com/conflictlab/conflictlab/ui"
 )
 
 // Exit codes.
@@ -44,6 +45,17 @@ type Env struct {
 	// IsTerminal reports whether stdin and stdout are a terminal.
 	IsTerminal func() bool
 	Getenv     func(string) string
+	// Screen runs the tutorial's screen with the options the command
+	// built (nil: ui.Run); tests give one that records them instead.
+	Screen func(ui.Options) error
+}
+
+// screen is env.Screen, or the real one.
+func (e Env) screen() func(ui.Options) error {
+	if e.Screen != nil {
+		return e.Screen
+	}
+	return ui.Run
 }
 
 // Run executes the command line and returns the process exit code.

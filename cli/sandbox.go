@@ -6,17 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui"
 	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 )
-
-// startSandbox runs the TUI on the sandbox, with a race from a file or
-// (sc nil) its own; tests replace it to run without a terminal.
-var startSandbox = func(env Env, sc *scenario.Scenario, file string) error {
-	o := terminalOptions(env)
-	o.OpenSandbox, o.Sandbox, o.SandboxFile = true, sc, file
-	return tuiExit(ui.Run(o))
-}
 
 func newSandboxCmd(env Env) *cobra.Command {
 	var src raceSource
@@ -50,7 +41,11 @@ a regular file, over 1 MiB), 2 usage error, 3 no terminal.`,
 			if env.IsTerminal == nil || !env.IsTerminal() {
 				return &exitError{ExitNoTTY, errNoTTY}
 			}
-			return startSandbox(env, sc, src.file)
+			// The TUI on the sandbox, with the race from the file or
+			// (sc nil) its own.
+			o := terminalOptions(env)
+			o.OpenSandbox, o.Sandbox, o.SandboxFile = true, sc, src.file
+			return tuiExit(env.screen()(o))
 		},
 	}
 	src.addFlags(cmd, "scenario file (YAML) to open")

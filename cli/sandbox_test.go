@@ -7,20 +7,25 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/ui"
 )
 
 // TestSandboxOpensAFileOrRefusesIt: -f loads the race before the screen
 // is taken; a malformed file gives FILE:LINE and exit 1 and never starts
 // the TUI; without a terminal it is exit 3.
 func TestSandboxOpensAFileOrRefusesIt(t *testing.T) {
-	saved := startSandbox
-	defer func() { startSandbox = saved }()
 	var started *scenario.Scenario
 	calls := 0
-	startSandbox = func(_ Env, sc *scenario.Scenario, file string) error {
+	screen := func(o ui.Options) error {
 		calls++
-		started = sc
+		started = o.Sandbox
+		if !o.OpenSandbox {
+			t.Error("the tutorial was started, not the sandbox")
+		}
 		return nil
+	}
+	run := func(t *testing.T, tty bool, args ...string) (int, string, string) {
+		return runScreen(t, tty, screen, args...)
 	}
 	if code, _, errs := run(t, true, "sandbox", "-f", "../examples/lost-update-unconditional.yaml"); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/live"
+	"github.com/conflictlab/conflictlab/live/replay"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui"
 )
@@ -31,25 +35,58 @@ Without one, use the headless commands:
   conflictlab progress export                              your progress, as JSON
   conflictlab --help                                       everything else`)
 
-// startTUI runs the tutorial on pack (nil: the built-in course); tests
-// replace it to run without a terminal.
-var startTUI = func(cmd *cobra.Command, env Env, pack *lessons.Pack) error {
-	o := terminalOptions(env)
-	o.Pack = pack
-	return tuiExit(ui.Run(o))
-}
-
 // terminalOptions is the composition root of the tutorial on this
 // process's terminal: its stdin and stdout, its environment (NO_COLOR,
 // the XDG state folder for the progress file, a kubeconfig for live
 // replays, the startup trace) and its signals. conflictlab serve builds
 // the same ui.Options from an SSH session instead (package serve).
 func terminalOptions(env Env) ui.Options {
-	o := ui.Options{In: env.Stdin, Out: env.terminal(), Getenv: env.Getenv, Start: processStart, Live: ui.LiveAuto}
-	if path, err := progress.DefaultPath(env.Getenv); err == nil {
+	getenv := env.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	// NO_COLOR with any value, as no-color.org says (colorprofile honours
+	// it only when it parses as a boolean).
+	o := ui.Options{In: env.Stdin, Out: env.terminal(), Start: processStart, NoColor: getenv("NO_COLOR") != ""}
+	var journal live.Journal
+	if path, err := progress.DefaultPath(getenv); err == nil {
 		o.ProgressPath = path
-	} // else ui says on the home screen why progress is not saved
+		// Live replays journal what they create beside the progress, for
+		// `conflictlab cleanup`.
+		journal = live.JournalIn(filepath.Dir(path))
+	} else {
+		o.Notice = err.Error() + "; progress will not be saved."
+	}
+	// Replays on the learner's cluster are offered when client-go would
+	// find a kubeconfig.
+	if replay.KubeconfigFound(getenv) {
+		o.Replays = replay.New(journal, "")
+	}
+	if f := getenv(TraceEnv); f != "" {
+		o.Trace = traceTo(f)
+	}
 	return o
+}
+
+// TraceEnv names a file to which the tutorial appends its startup
+// timings ("first-frame 12.3ms"); BENCHMARKS.md reads it.
+const TraceEnv = "CONFLICTLAB_TRACE_STARTUP"
+
+// traceTo appends each startup event to the file at path, opened for
+// each event (a handful per run): nothing is held open while the
+// tutorial runs.
+func traceTo(path string) func(string, time.Duration) {
+	var mu sync.Mutex
+	return func(event string, d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		out, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return
+		}
+		fmt.Fprintf(out, "%s %.1fms\n", event, float64(d.Microseconds())/1000)
+		out.Close()
+	}
 }
 
 // tuiExit gives the exit code of a TUI that ended: 128 + the signal's
@@ -88,8 +125,7 @@ func runTutorial(cmd *cobra.Command, env Env) error {
 	if env.IsTerminal == nil || !env.IsTerminal() {
 		return &exitError{ExitNoTTY, errNoTTY}
 	}
-	if startTUI == nil {
-		return &exitError{ExitInternal, fmt.Errorf("this build has no tutorial screen")}
-	}
-	return startTUI(cmd, env, pack)
+	o := terminalOptions(env)
+	o.Pack = pack // nil: the built-in course
+	return tuiExit(env.screen()(o))
 }

@@ -213,6 +213,25 @@ func courseRaces(t *testing.T) []courseRace {
 				seen[string(key)] = true
 				out = append(out, courseRace{name: name, sc: sc, schedule: st.Race.Schedule})
 			}
+			// A play step's races: the author's shortest break, and the
+			// race with the author's fix (in its default order; the fix
+			// itself is proven over every order by lessons validate).
+			if g := st.Goal; g != nil {
+				base, err := pack.ScenarioFor(st, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%s/step%d/play", l.ID, i+1)
+				if g.IsBreak() {
+					out = append(out, courseRace{name: name + "-break", sc: base, schedule: g.Schedule})
+					continue
+				}
+				sc, err := lessons.Tuned(base, g.Answer(base))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, courseRace{name: name + "-fix", sc: sc})
+			}
 		}
 	}
 	return out

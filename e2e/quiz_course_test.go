@@ -101,6 +101,11 @@ func TestWholeCourseInATerminal(t *testing.T) {
 				continue
 			}
 			questions++
+			if s.Kind == lessons.Play {
+				solvePlay(t, tm, pack, s)
+				tm.send("Enter")
+				continue
+			}
 			right := -1
 			for k, o := range s.Options {
 				if o.Correct {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 )
 
@@ -191,6 +192,10 @@ func TestLessonTwoInATerminal(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
 	}
+	pack, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
 	bin := build(t)
 	state := t.TempDir()
 	trace := filepath.Join(t.TempDir(), "trace")
@@ -229,6 +234,11 @@ func TestLessonTwoInATerminal(t *testing.T) {
 	tm.send("+", "+", "+") // watch at 8x
 	tm.waitFor(20*time.Second, "✓ Correct", "LOST data.owner", "erased by b at step 6", "UPDATE cm1 no rv", "✓ 200 → RV 103")
 
+	// Step 2 is played: the learner is the scheduler and finds the order
+	// that loses a's key, at par.
+	tm.send("Enter")
+	tm.waitFor(10*time.Second, "You are the scheduler")
+	solvePlay(t, tm, pack, pack.Lesson("lost-update").Steps[1])
 	tm.send("Enter")
 	s = tm.waitFor(10*time.Second, "Make the race visible", "pick a strategy to run it")
 	tm.send(option(t, s, "resourceVersion that was read"))
@@ -249,7 +259,7 @@ func TestLessonTwoInATerminal(t *testing.T) {
 	tm.send("c")
 
 	tm.send("Enter")
-	tm.waitFor(10*time.Second, "Lesson complete: The lost update", "Take-away", "Score: 1 of 2 questions right on the first try")
+	tm.waitFor(10*time.Second, "Lesson complete: The lost update", "Take-away", "Score: 2 of 3 questions right on the first try")
 	rss := rssKB(t, tm)
 	t.Logf("RSS after the whole lesson: %d kB (%.1f MiB)", rss, float64(rss)/1024)
 	if pid, err := tm.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}"); err == nil {
@@ -279,7 +289,7 @@ func TestLessonTwoInATerminal(t *testing.T) {
 		t.Fatal(notice)
 	}
 	l := got.Lessons["lost-update"]
-	if l == nil || !l.Done || l.Answers[0].Attempts != 2 || !l.Answers[1].FirstTry {
+	if l == nil || !l.Done || l.Answers[0].Attempts != 2 || !l.Answers[1].FirstTry || l.Answers[1].Best != pack.Lesson("lost-update").Steps[1].Goal.Par || !l.Answers[2].FirstTry {
 		t.Fatalf("progress after the lesson: %+v", l)
 	}
 	if b, ok := got.QuizBestOf(""); !ok || b.Right != 4 || b.Total != 5 || b.Taken != 1 {

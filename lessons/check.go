@@ -62,7 +62,11 @@ func (p *Pack) Check() error {
 				}
 				continue
 			}
-			errs = append(errs, p.checkStep(l, s, field)...)
+			if s.Kind == Play {
+				errs = append(errs, p.checkPlay(l, s, field)...)
+			} else {
+				errs = append(errs, p.checkStep(l, s, field)...)
+			}
 			errs = append(errs, p.checkCode(l, s, field)...)
 		}
 		errs = append(errs, p.checkScreen(l)...)

@@ -194,6 +194,35 @@ func builtinCourseLiteral() *Pack {
 						Line:     9,
 					},
 					Step{
+						Kind:  StepKind("play"),
+						Title: "You are the scheduler",
+						Text:  "Now you pick the order. Each move lets one controller take its next\natomic step: first its read of `cm1` from the Lister, then its write.\nThe race grows by one move at a time; you can take a move back or\nstart again.\n\nNot every order loses something. If a reads and writes before b\nreads, b's copy already holds `data.owner`, and b's whole-object write\ncarries it along: both keys survive. The loss needs the two copies to\noverlap — and then it matters who writes last.\n\nYou score by moves: par is the fewest that reach the goal.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/lost-update.yaml",
+						},
+						Question: "Find an order in which a's data.owner is lost.",
+						Hint:     "b's copy has to be taken before a's write lands, and b's write has to come after a's.",
+						Solution: "a, b, a, b (b, a, a, b does it too). Both copies are read at RV 101,\nso neither holds the other's key. a's write lands first; b's write\ncomes second and carries a copy without `data.owner`, and since it\nhas no resourceVersion to check, the server simply replaces the\nobject. Four moves is the least: each controller must read and write.\nReverse the writes (b, a, b, a) and it is b's `data.replicas` that\ngoes instead — the last writer of a stale copy is the one that\nerases.\n",
+						Code:     "update-clear-rv",
+						Goal: &PlayGoal{
+							Break: []Claim{
+								Claim{
+									Lost: "data.owner",
+									Line: 66,
+								},
+							},
+							Par: 4,
+							Schedule: []string{
+								"a",
+								"b",
+								"a",
+								"b",
+							},
+							Line: 65,
+						},
+						Line: 37,
+					},
+					Step{
 						Kind:  StepKind("choose"),
 						Title: "Make the race visible",
 						Text:  "The same two controllers, the same schedule. Choose how they write.\n",
@@ -212,11 +241,11 @@ func builtinCourseLiteral() *Pack {
 								Claims: []Claim{
 									Claim{
 										Lost: "data.owner",
-										Line: 57,
+										Line: 89,
 									},
 								},
 								Code: "update-clear-rv",
-								Line: 51,
+								Line: 83,
 							},
 							Option{
 								ID:       "update",
@@ -232,15 +261,15 @@ func builtinCourseLiteral() *Pack {
 											Is: 409,
 											By: "b",
 										},
-										Line: 65,
+										Line: 97,
 									},
 									Claim{
 										Message: "the object has been modified; please apply your changes to the latest version and try again",
-										Line:    66,
+										Line:    98,
 									},
 								},
 								Code: "update-with-rv",
-								Line: 58,
+								Line: 90,
 							},
 						},
 						Hint:     "The server can only refuse a stale write if the write says which version it was based on.",
@@ -248,10 +277,10 @@ func builtinCourseLiteral() *Pack {
 						Claims: []Claim{
 							Claim{
 								Kept: "data.owner",
-								Line: 49,
+								Line: 81,
 							},
 						},
-						Line: 37,
+						Line: 69,
 					},
 				},
 				File: "02-lost-update.yaml",
@@ -391,6 +420,38 @@ func builtinCourseLiteral() *Pack {
 						Line: 51,
 					},
 					Step{
+						Kind:  StepKind("play"),
+						Title: "Keep the cache behind",
+						Text:  "Your turn to schedule. Besides w's and c's own steps there is another\nkind of move: delivering the next watch event to an informer\n(`c.cache` for c's). In this race no event arrives unless you deliver\nit, so you decide how far behind c's cache is.\n\nThe last step showed an order in which c's update goes through: w's\nevent reached c's informer before c read.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/stale-cache.yaml",
+						},
+						Question: "Find an order in which c's update is refused with 409 Conflict.",
+						Hint:     "When c's update arrives, the version in c's copy must be older than the one the server holds.",
+						Solution: "w, w, c, c: w's GET and update take `cm1` to RV 102, and c's Lister,\nnever told, still hands out RV 101. c, w, w, c works as well: c takes\nits copy before w writes at all. In that order, delivering w's event\nto c's informer just before c's update changes nothing — c already\nholds its copy, and what the server compares is the version in that\ncopy, not the state of the cache at the time of the write. Four moves\nis the least: w needs two to change `cm1`, c two to read and write.\n",
+						Code:     "update-with-rv",
+						Goal: &PlayGoal{
+							Break: []Claim{
+								Claim{
+									Code: &CodeClaim{
+										Is: 409,
+										By: "c",
+									},
+									Line: 103,
+								},
+							},
+							Par: 4,
+							Schedule: []string{
+								"w",
+								"w",
+								"c",
+								"c",
+							},
+							Line: 102,
+						},
+						Line: 79,
+					},
+					Step{
 						Kind:  StepKind("predict"),
 						Title: "A busy object",
 						Text:  "Popular objects have many writers. Here three touch the Widget `w1`\nat about the same time:\n\n- **status** reports `status.phase` through the status endpoint;\n- **operator** adds a label and its finalizer with a patch;\n- **c** changes `spec.size` with an update built from its Lister,\n  which runs 20ms behind the server. One attempt.\n\nc changes a field nobody else touches.\n",
@@ -409,10 +470,10 @@ func builtinCourseLiteral() *Pack {
 											Verdict: race.Verdict("gave-up"),
 											Count:   "none",
 										},
-										Line: 108,
+										Line: 136,
 									},
 								},
-								Line: 104,
+								Line: 132,
 							},
 							Option{
 								ID:       "some",
@@ -425,10 +486,10 @@ func builtinCourseLiteral() *Pack {
 											Verdict: race.Verdict("gave-up"),
 											Count:   "some",
 										},
-										Line: 114,
+										Line: 142,
 									},
 								},
-								Line: 109,
+								Line: 137,
 							},
 							Option{
 								ID:       "always",
@@ -440,10 +501,10 @@ func builtinCourseLiteral() *Pack {
 											Verdict: race.Verdict("gave-up"),
 											Count:   "all",
 										},
-										Line: 119,
+										Line: 147,
 									},
 								},
-								Line: 115,
+								Line: 143,
 							},
 						},
 						Hint:     "A resourceVersion belongs to the whole object, not to one field.",
@@ -454,11 +515,11 @@ func builtinCourseLiteral() *Pack {
 									Is: 409,
 									By: "c",
 								},
-								Line: 102,
+								Line: 130,
 							},
 						},
 						Code: "widget-update-from-lister",
-						Line: 79,
+						Line: 107,
 					},
 					Step{
 						Kind:  StepKind("choose"),
@@ -492,11 +553,11 @@ func builtinCourseLiteral() *Pack {
 											Verdict: race.Verdict("no-loss"),
 											Count:   "all",
 										},
-										Line: 152,
+										Line: 180,
 									},
 								},
 								Code: "widget-retry-on-conflict",
-								Line: 145,
+								Line: 173,
 							},
 							Option{
 								ID:       "log",
@@ -518,11 +579,11 @@ func builtinCourseLiteral() *Pack {
 											Verdict: race.Verdict("gave-up"),
 											Count:   "some",
 										},
-										Line: 159,
+										Line: 187,
 									},
 								},
 								Code: "widget-update-from-lister",
-								Line: 153,
+								Line: 181,
 							},
 							Option{
 								ID:       "requeue",
@@ -546,11 +607,11 @@ func builtinCourseLiteral() *Pack {
 											Verdict: race.Verdict("gave-up"),
 											Count:   "none",
 										},
-										Line: 167,
+										Line: 195,
 									},
 								},
 								Code: "workqueue-requeue",
-								Line: 160,
+								Line: 188,
 							},
 							Option{
 								ID:       "clear",
@@ -565,15 +626,15 @@ func builtinCourseLiteral() *Pack {
 											Is: 422,
 											By: "c",
 										},
-										Line: 174,
+										Line: 202,
 									},
 									Claim{
 										Message: "must be specified for an update",
-										Line:    175,
+										Line:    203,
 									},
 								},
 								Code: "widget-update-clear-rv",
-								Line: 168,
+								Line: 196,
 							},
 						},
 						Hint:     "The message says what to do: apply your changes to the latest version and try again.",
@@ -584,17 +645,17 @@ func builtinCourseLiteral() *Pack {
 									Verdict: race.Verdict("gave-up"),
 									Count:   "none",
 								},
-								Line: 142,
+								Line: 170,
 							},
 							Claim{
 								Explore: &ExploreClaim{
 									Verdict: race.Verdict("lost"),
 									Count:   "none",
 								},
-								Line: 143,
+								Line: 171,
 							},
 						},
-						Line: 121,
+						Line: 149,
 					},
 				},
 				File: "03-stale-cache.yaml",
@@ -1237,6 +1298,52 @@ func builtinCourseLiteral() *Pack {
 						},
 						Line: 110,
 					},
+					Step{
+						Kind:  StepKind("play"),
+						Title: "Tune it yourself",
+						Text:  "A shorter burst: **b** bumps `data.beats` five times, each time with a\npatch of its own key, so b never conflicts. **a** sets `data.owner`\nwith an update from a live GET — one attempt, and its reconcile\nswallows the error: no retry, no requeue. Whenever one of b's writes\nlands between a's GET and a's update, a's change is never made.\n\nThis time you change settings, not the order: a's retry policy, and\nhow many times its workqueue hands the key back after a failed\nreconcile. When you think you have it, ask for the proof: every\ninterleaving is played, and if one still ends with a giving up, you\nsee it. You score by changes: par is the fewest settings changed.\n\nA loop without a bound is not on offer. It would get through here,\nbecause this burst ends; against the writer that never stopped it\nnever returned.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-burst.yaml",
+						},
+						Question: "With the fewest changes to a's settings, make sure no order ends with a giving up.",
+						Hint:     "Count b's writes, and count the attempts each setting gives a. How many of them can b spoil?",
+						Solution: "Two changes: retry `default` and requeue `3`. Each of b's five writes\ncan spoil one of a's attempts, so a must be sure of six. Either\nsetting alone falls short: RetryOnConflict gives five attempts in one\nreconcile, and a requeue of 3 without a retry gives four reconciles of\none attempt each — an order that slips a write of b's into every one\nof them still exists. Together a has up to twenty, more than b can\nspoil. `no-reread` does not count: its retries resend the copy whose\nresourceVersion is already stale, so they conflict whatever b does.\n",
+						Code:     "workqueue-requeue",
+						Goal: &PlayGoal{
+							Fix: []race.Verdict{
+								race.Verdict("gave-up"),
+							},
+							Knobs: []Knob{
+								Knob{
+									Name: KnobName("retry"),
+									Values: []string{
+										"none",
+										"no-reread",
+										"default",
+									},
+								},
+								Knob{
+									Name: KnobName("requeue"),
+									Values: []string{
+										"0",
+										"3",
+									},
+								},
+							},
+							Controllers: []string{
+								"a",
+							},
+							Par: 2,
+							Settings: Settings{
+								"a": map[KnobName]string{
+									KnobName("requeue"): "3",
+									KnobName("retry"):   "default",
+								},
+							},
+							Line: 191,
+						},
+						Line: 159,
+					},
 				},
 				File: "05-bounded-retries.yaml",
 			},
@@ -1412,6 +1519,44 @@ func builtinCourseLiteral() *Pack {
 						Line: 48,
 					},
 					Step{
+						Kind:  StepKind("play"),
+						Title: "One careless writer",
+						Text:  "a has taken the advice: it adds `example.com/a` with a strategic merge\npatch. b has not: it still diffs its cached copy into a JSON merge\npatch. Both informers hear of every write at once, so a copy is stale\nonly when a write lands between its read and its patch.\n\nYou are the scheduler again. a's patch says \"add this one element\"\nand can never remove anything; b's patch says \"the list is this\".\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-finalizers.yaml",
+						},
+						Question: "Find an order in which b's JSON merge patch drops a's finalizer.",
+						Hint:     "b's list comes from the copy it read. What must that copy be missing, and what must already be on the server when b's patch lands?",
+						Solution: "a, b, a, b (or b, a, a, b): b reads `cm1` before a's patch lands, so\nits list is empty, and it sends `[\"example.com/b\"]` after a's\nfinalizer is on the server. The server replaces the list, and a's\nfinalizer is gone with a 200. If b patches first, a's strategic patch\nadds its element to b's list and both survive; if b reads after a's\npatch, its list already holds a's entry. One writer that replaces\nlists is enough to undo the care of every other.\n",
+						Code:     "merge-patch-diff",
+						Goal: &PlayGoal{
+							Break: []Claim{
+								Claim{
+									Lost: "metadata.finalizers",
+									Line: 111,
+								},
+								Claim{
+									Final: &FinalClaim{
+										Path: "metadata.finalizers",
+										Equals: []interface{}{
+											"example.com/b",
+										},
+									},
+									Line: 112,
+								},
+							},
+							Par: 4,
+							Schedule: []string{
+								"a",
+								"b",
+								"a",
+								"b",
+							},
+							Line: 110,
+						},
+						Line: 87,
+					},
+					Step{
 						Kind:  StepKind("predict"),
 						Title: "Strategic merge on a custom resource",
 						Text:  "Controller **c** adds a finalizer to `w1`, a Widget — a custom\nresource — with a strategic merge patch.\n",
@@ -1430,10 +1575,10 @@ func builtinCourseLiteral() *Pack {
 											Is: 200,
 											By: "c",
 										},
-										Line: 107,
+										Line: 136,
 									},
 								},
-								Line: 103,
+								Line: 132,
 							},
 							Option{
 								ID:       "unsupported",
@@ -1446,14 +1591,14 @@ func builtinCourseLiteral() *Pack {
 											Is: 415,
 											By: "c",
 										},
-										Line: 113,
+										Line: 142,
 									},
 									Claim{
 										Message: "accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
-										Line:    114,
+										Line:    143,
 									},
 								},
-								Line: 108,
+								Line: 137,
 							},
 							Option{
 								ID:       "invalid",
@@ -1465,16 +1610,16 @@ func builtinCourseLiteral() *Pack {
 											Is: 422,
 											By: "c",
 										},
-										Line: 119,
+										Line: 148,
 									},
 								},
-								Line: 115,
+								Line: 144,
 							},
 						},
 						Hint:     "Where did the merge rules of a ConfigMap come from?",
 						Solution: "**415 Unsupported Media Type.** Strategic merge needs the Go type's\npatch tags, and the API server has no Go type for a custom resource.\nThe answer lists what it accepts: JSON patch, JSON merge patch and\napply. For custom resources, patch with one of those (or use\nserver-side apply, next lesson).\n",
 						Code:     "strategic-merge-patch",
-						Line:     87,
+						Line:     116,
 					},
 					Step{
 						Kind:  StepKind("predict"),
@@ -1496,17 +1641,17 @@ func builtinCourseLiteral() *Pack {
 											Is: 422,
 											By: "b",
 										},
-										Line: 148,
+										Line: 177,
 									},
 									Claim{
 										Final: &FinalClaim{
 											Path:   "metadata.labels.track",
 											Equals: "green",
 										},
-										Line: 149,
+										Line: 178,
 									},
 								},
-								Line: 143,
+								Line: 172,
 							},
 							Option{
 								ID:       "conflict",
@@ -1518,10 +1663,10 @@ func builtinCourseLiteral() *Pack {
 											Is: 409,
 											By: "b",
 										},
-										Line: 154,
+										Line: 183,
 									},
 								},
-								Line: 150,
+								Line: 179,
 							},
 							Option{
 								ID:       "red",
@@ -1533,16 +1678,16 @@ func builtinCourseLiteral() *Pack {
 											Path:   "metadata.labels.track",
 											Equals: "red",
 										},
-										Line: 159,
+										Line: 188,
 									},
 								},
-								Line: 155,
+								Line: 184,
 							},
 						},
 						Hint:     "The test compares the label with blue. What does the server hold?",
 						Solution: "The test fails, so no operation is applied and the server answers\n**422 Invalid** (\"the server rejected our request due to an error in\nour request\") — not 409. The label stays `green`. A JSON patch is the\nonly patch type that can say \"only if it is still X\", for any field,\nwithout a resourceVersion.\n",
 						Code:     "json-patch-test",
-						Line:     121,
+						Line:     150,
 					},
 					Step{
 						Kind:  StepKind("predict"),
@@ -1563,10 +1708,10 @@ func builtinCourseLiteral() *Pack {
 											Path:   "metadata.resourceVersion",
 											Equals: "103",
 										},
-										Line: 181,
+										Line: 210,
 									},
 								},
-								Line: 177,
+								Line: 206,
 							},
 							Option{
 								ID:       "conflict",
@@ -1578,10 +1723,10 @@ func builtinCourseLiteral() *Pack {
 											Is: 409,
 											By: "b",
 										},
-										Line: 186,
+										Line: 215,
 									},
 								},
-								Line: 182,
+								Line: 211,
 							},
 							Option{
 								ID:       "rv102",
@@ -1594,23 +1739,23 @@ func builtinCourseLiteral() *Pack {
 											Path:   "metadata.resourceVersion",
 											Equals: "102",
 										},
-										Line: 192,
+										Line: 221,
 									},
 									Claim{
 										Code: &CodeClaim{
 											Is: 200,
 											By: "b",
 										},
-										Line: 193,
+										Line: 222,
 									},
 								},
-								Line: 187,
+								Line: 216,
 							},
 						},
 						Hint:     "What does b's patch change on the server?",
 						Solution: "Still **102**. b's patch is accepted (200), but applying it changes\nnothing, and a write that changes nothing is not a new version: the RV\ndoes not move and no watch event is sent. Patches that state an\nintent can be sent twice safely.\n",
 						Code:     "patch-label",
-						Line:     161,
+						Line:     190,
 					},
 					Step{
 						Kind:  StepKind("choose"),
@@ -1638,11 +1783,11 @@ func builtinCourseLiteral() *Pack {
 											Controller: "c",
 											Is:         ptr(1),
 										},
-										Line: 222,
+										Line: 251,
 									},
 								},
 								Code: "patch-label-deployment",
-								Line: 215,
+								Line: 244,
 							},
 							Option{
 								ID:       "update",
@@ -1657,11 +1802,11 @@ func builtinCourseLiteral() *Pack {
 											Is: 409,
 											By: "c",
 										},
-										Line: 229,
+										Line: 258,
 									},
 								},
 								Code: "label-update",
-								Line: 223,
+								Line: 252,
 							},
 							Option{
 								ID:       "force",
@@ -1676,11 +1821,11 @@ func builtinCourseLiteral() *Pack {
 											Verdict: race.Verdict("lost"),
 											Count:   "some",
 										},
-										Line: 236,
+										Line: 265,
 									},
 								},
 								Code: "label-update-clear-rv",
-								Line: 230,
+								Line: 259,
 							},
 						},
 						Hint:     "Does the label need to know anything about the rest of the object?",
@@ -1691,17 +1836,17 @@ func builtinCourseLiteral() *Pack {
 									Verdict: race.Verdict("gave-up"),
 									Count:   "none",
 								},
-								Line: 212,
+								Line: 241,
 							},
 							Claim{
 								Explore: &ExploreClaim{
 									Verdict: race.Verdict("lost"),
 									Count:   "none",
 								},
-								Line: 213,
+								Line: 242,
 							},
 						},
-						Line: 195,
+						Line: 224,
 					},
 				},
 				File: "06-patches.yaml",
@@ -2140,6 +2285,61 @@ func builtinCourseLiteral() *Pack {
 						Line:     9,
 					},
 					Step{
+						Kind:  StepKind("play"),
+						Title: "Three events, one count",
+						Text:  "Three counters now, **a**, **b** and **c**, each counting one event\nwith the same blind merge patch. Their informers hear of every write\nat once, so a count read from the cache is stale only if another\npatch lands between the read and the write. You choose the order.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-counter.yaml",
+						},
+						Question: "Find an order after which all three have counted and data.count is 1.",
+						Hint:     "Two patches that say the same number count one event between them.",
+						Solution: "All three read before anyone writes: a, b, c, a, b, c (any order of\nthe three reads, then any order of the three patches). Each read\n`\"0\"`, each patch says `{\"data\":{\"count\":\"1\"}}`, and the server takes\nevery one with a 200: three events, a count of one, no error. A\ncounter read after someone's patch would write 2 instead. Six moves\nis the least: three reads and three patches.\n",
+						Code:     "counter-merge-patch",
+						Goal: &PlayGoal{
+							Break: []Claim{
+								Claim{
+									Final: &FinalClaim{
+										Path:   "data.count",
+										Equals: "1",
+									},
+									Line: 64,
+								},
+								Claim{
+									Status: &StatusClaim{
+										Controller: "a",
+										Is:         "done",
+									},
+									Line: 65,
+								},
+								Claim{
+									Status: &StatusClaim{
+										Controller: "b",
+										Is:         "done",
+									},
+									Line: 66,
+								},
+								Claim{
+									Status: &StatusClaim{
+										Controller: "c",
+										Is:         "done",
+									},
+									Line: 67,
+								},
+							},
+							Par: 6,
+							Schedule: []string{
+								"a",
+								"b",
+								"c",
+								"a",
+								"b",
+								"c",
+							},
+							Line: 63,
+						},
+						Line: 44,
+					},
+					Step{
 						Kind:  StepKind("choose"),
 						Title: "Make every increment count",
 						Text:  "Same two controllers, same race. Choose how they write the counter.\n",
@@ -2169,11 +2369,11 @@ func builtinCourseLiteral() *Pack {
 											Controller: "b",
 											Is:         ptr(1),
 										},
-										Line: 73,
+										Line: 100,
 									},
 								},
 								Code: "counter-conditional",
-								Line: 66,
+								Line: 93,
 							},
 							Option{
 								ID:       "jsonpatch",
@@ -2197,11 +2397,11 @@ func builtinCourseLiteral() *Pack {
 											Is: 422,
 											By: "b",
 										},
-										Line: 81,
+										Line: 108,
 									},
 								},
 								Code: "counter-json-patch-test",
-								Line: 74,
+								Line: 101,
 							},
 							Option{
 								ID:       "merge",
@@ -2216,11 +2416,11 @@ func builtinCourseLiteral() *Pack {
 											Verdict: race.Verdict("lost"),
 											Count:   "some",
 										},
-										Line: 88,
+										Line: 115,
 									},
 								},
 								Code: "counter-merge-patch",
-								Line: 82,
+								Line: 109,
 							},
 							Option{
 								ID:       "apply",
@@ -2236,11 +2436,11 @@ func builtinCourseLiteral() *Pack {
 											Path:   "data.count",
 											Equals: "1",
 										},
-										Line: 95,
+										Line: 122,
 									},
 								},
 								Code: "counter-apply",
-								Line: 89,
+								Line: 116,
 							},
 						},
 						Hint:     "The server must be able to refuse a value computed from an old count.",
@@ -2251,17 +2451,17 @@ func builtinCourseLiteral() *Pack {
 									Path:   "data.count",
 									Equals: "2",
 								},
-								Line: 63,
+								Line: 90,
 							},
 							Claim{
 								Explore: &ExploreClaim{
 									Verdict: race.Verdict("lost"),
 									Count:   "none",
 								},
-								Line: 64,
+								Line: 91,
 							},
 						},
-						Line: 44,
+						Line: 71,
 					},
 					Step{
 						Kind:  StepKind("predict"),
@@ -2286,10 +2486,10 @@ func builtinCourseLiteral() *Pack {
 												"from-b",
 											},
 										},
-										Line: 116,
+										Line: 143,
 									},
 								},
-								Line: 112,
+								Line: 139,
 							},
 							Option{
 								ID:       "onlyb",
@@ -2305,10 +2505,10 @@ func builtinCourseLiteral() *Pack {
 												"from-b",
 											},
 										},
-										Line: 122,
+										Line: 149,
 									},
 								},
-								Line: 117,
+								Line: 144,
 							},
 							Option{
 								ID:       "conflict",
@@ -2320,16 +2520,16 @@ func builtinCourseLiteral() *Pack {
 											Is: 409,
 											By: "b",
 										},
-										Line: 127,
+										Line: 154,
 									},
 								},
-								Line: 123,
+								Line: 150,
 							},
 						},
 						Hint:     "An append is computed from the list that was read.",
 						Solution: "`[base, from-b]`. b's patch carries the list as b computed it from its\ncached `[base]`, and a merge patch replaces lists. Appending is\ncounting in disguise: the new list depends on the old one.\n",
 						Code:     "append-merge-patch",
-						Line:     97,
+						Line:     124,
 					},
 					Step{
 						Kind:  StepKind("predict"),
@@ -2351,21 +2551,21 @@ func builtinCourseLiteral() *Pack {
 											Path:   "spec.replicas",
 											Equals: 5,
 										},
-										Line: 152,
+										Line: 179,
 									},
 									Claim{
 										Verdict: race.Verdict("stale"),
-										Line:    153,
+										Line:    180,
 									},
 									Claim{
 										Final: &FinalClaim{
 											Path:   "metadata.annotations[\"example.com/load\"]",
 											Equals: "low",
 										},
-										Line: 154,
+										Line: 181,
 									},
 								},
-								Line: 147,
+								Line: 174,
 							},
 							Option{
 								ID:       "two",
@@ -2377,10 +2577,10 @@ func builtinCourseLiteral() *Pack {
 											Path:   "spec.replicas",
 											Equals: 2,
 										},
-										Line: 159,
+										Line: 186,
 									},
 								},
-								Line: 155,
+								Line: 182,
 							},
 							Option{
 								ID:       "conflict",
@@ -2392,23 +2592,23 @@ func builtinCourseLiteral() *Pack {
 											Is: 409,
 											By: "scaler",
 										},
-										Line: 164,
+										Line: 191,
 									},
 								},
-								Line: 160,
+								Line: 187,
 							},
 						},
 						Hint:     "The patch carries the decision, but not the reason for it.",
 						Solution: "**5** — with the load at `low`. The decision was right for the copy it\nwas made from and wrong for the object it was written to, and nothing\nin the write could tell. Decisions from status, conditions or metrics\nare read-dependent changes, like the counter.\n",
 						Code:     "scale-merge-patch",
-						Line:     129,
+						Line:     156,
 					},
 					Step{
 						Kind:  StepKind("read"),
 						Title: "Patch or recompute",
 						Text:  "Two kinds of change:\n\n- **Independent**: add *this* label, set *this* annotation or your own\n  field. The value does not depend on what you read. Send only that\n  key — a merge patch of one map key, or apply — with no\n  resourceVersion: it cannot conflict, cannot erase others' keys, and\n  is safe to repeat.\n- **A list item** such as *this* finalizer is independent only if the\n  patch can say \"add or remove this one item\": a strategic merge\n  patch (built-in kinds: finalizers merge as a set), apply (the\n  schema makes finalizers a set), or a JSON patch that tests the\n  index it removes. A JSON merge patch (`client.MergeFrom`, and the\n  only merge patch a custom resource accepts) sends the whole list\n  from your copy and erases finalizers added since — lesson 6 showed\n  it. On a custom resource, send that merge patch with the\n  resourceVersion, or use a tested JSON patch.\n- **Dependent**: the new value is computed from the old one — a\n  counter, an appended entry, a decision from status or a metric. Here\n  a blind write is a silent bug. Keep the precondition: update with the\n  resourceVersion you read (or put `metadata.resourceVersion` in a\n  merge patch), treat 409 as \"recompute\", and retry from a fresh read.\n  A JSON patch with `test` operations is the patch-shaped variant; its\n  failure is a 422 that a broken patch also gets, so retry it a\n  bounded number of times and then surface it.\n\nThe conflict is not the enemy. It is the server telling you that the\nvalue you computed was computed from the past.\n",
 						Code:  "counter-conditional",
-						Line:  166,
+						Line:  193,
 					},
 				},
 				File: "08-want-the-conflict.yaml",
@@ -2423,7 +2623,7 @@ func builtinCourseLiteral() *Pack {
 					"With a status subresource, the main endpoint ignores status and /status ignores everything else — silently, with a 200.",
 					"Write spec and status with two calls, the second built on what the first returned (or a fresh read); never both in one update.",
 				},
-				Next: "anti-patterns",
+				Next: "observed-generation",
 				Steps: []Step{
 					Step{
 						Kind:  StepKind("predict"),
@@ -2709,8 +2909,2739 @@ func builtinCourseLiteral() *Pack {
 						},
 						Line: 113,
 					},
+					Step{
+						Kind:  StepKind("play"),
+						Title: "Fix the reporter",
+						Text:  "**spec** patches `spec.size` of `w1`. **status** reads `w1` fresh and\nreports `status.phase: Ready` with an update to the widget itself —\nthe main endpoint, which keeps the old status. Change how the two\ncontrollers write, and whether they retry, until no interleaving\nloses a change or ends with one given up. Ask for the proof when you\nthink you have it: every order is played. Change as few settings as\nyou can.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-spec-status.yaml",
+						},
+						Question: "With the fewest changes, make every order keep both spec.size and status.phase.",
+						Hint:     "Send status where the server keeps it, then look at what spec's patch does to the resourceVersion status read.",
+						Solution: "Two changes to status: write `update-status` and retry `default`.\nThe status endpoint is the only one that keeps the status, so the\nwrite method has to change — a merge patch to the main endpoint\ndrops it just the same. But `/status` is still an update with the\nresourceVersion status read, and spec's patch moves that version on:\nwhen it lands between status's GET and its update, status gets 409.\nWith no retry that is the end of it; RetryOnConflict reads again and\nlands. Nothing about spec needs to change.\n",
+						Code:     "update-status-main",
+						Goal: &PlayGoal{
+							Fix: []race.Verdict{
+								race.Verdict("lost"),
+								race.Verdict("gave-up"),
+							},
+							Knobs: []Knob{
+								Knob{
+									Name: KnobName("write"),
+									Values: []string{
+										"update",
+										"update-status",
+										"merge-patch",
+									},
+								},
+								Knob{
+									Name: KnobName("retry"),
+									Values: []string{
+										"none",
+										"default",
+									},
+								},
+							},
+							Par: 2,
+							Settings: Settings{
+								"status": map[KnobName]string{
+									KnobName("retry"): "default",
+									KnobName("write"): "update-status",
+								},
+							},
+							Line: 178,
+						},
+						Line: 154,
+					},
 				},
 				File: "09-spec-and-status.yaml",
+			},
+			&Lesson{
+				ID:    "observed-generation",
+				Title: "generation and observedGeneration",
+				Concepts: []string{
+					"generation",
+					"observed-generation",
+					"stale-status",
+				},
+				Summary: []string{
+					"metadata.generation counts changes of spec; a controller reports the generation its status describes in status.observedGeneration.",
+					"Trust a status only when observedGeneration equals generation; write it with the resourceVersion, so it cannot land on a spec that has moved on.",
+				},
+				Next: "controller-runtime-client",
+				Steps: []Step{
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "A report on an old copy",
+						Text:  "The Widget `w1` asks for `spec.size: 1`. Its controller **ctl**\nreconciles it from the manager's cache and reports what it did: it\ncopies `spec.size` into `status.readyReplicas`, the widget's\n`metadata.generation` into `status.observedGeneration`, and sets\n`status.phase: Ready`. It sends the report as a merge patch to\n`/status`, with no resourceVersion.\n\nJust before, **user** resized `w1` to 3 with an update. ctl's cache\nhas not heard of it yet.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/gen-stale-report.yaml",
+						},
+						Question: "What does w1 hold once ctl's report has landed?",
+						Options: []Option{
+							Option{
+								ID:       "refused",
+								Label:    "A 409: the server sees that the report comes from an older copy",
+								Feedback: "A merge patch without a resourceVersion is not conditional: the server applies it to whatever it holds. Nothing tells it which copy the values came from.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "ctl",
+										},
+										Line: 40,
+									},
+								},
+								Line: 36,
+							},
+							Option{
+								ID:       "old-report",
+								Label:    "Ready for size 1, observedGeneration 1, on a widget at generation 2",
+								Correct:  true,
+								Feedback: "Right. The race marks the report as decided on stale data: both copied values had changed on the server before the write.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.generation",
+											Equals: 2,
+										},
+										Line: 46,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "status.observedGeneration",
+											Equals: 1,
+										},
+										Line: 47,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "status.readyReplicas",
+											Equals: 1,
+										},
+										Line: 48,
+									},
+									Claim{
+										Verdict: race.Verdict("stale"),
+										Line:    49,
+									},
+								},
+								Line: 41,
+							},
+							Option{
+								ID:       "current",
+								Label:    "Ready for size 3: /status is written on the server's current object",
+								Feedback: "The server does write onto its current object, but the values in the patch are the ones ctl computed from its cached copy: size 1, generation 1. They land as they are.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "status.readyReplicas",
+											Equals: 3,
+										},
+										Line: 54,
+									},
+								},
+								Line: 50,
+							},
+						},
+						Hint:     "Which copy was the report computed from, and does anything in a merge patch let the server notice?",
+						Solution: "`spec.size: 3` at **generation 2**, and a status that says Ready,\n`readyReplicas: 1`, `observedGeneration: 1`. The report describes\nthe spec ctl read, which is gone; the patch carried no\nresourceVersion, so the server had nothing to check it against and\nanswered 200. Only `observedGeneration: 1` next to `generation: 2`\ngives it away.\n",
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 200,
+									By: "user",
+								},
+								Line: 33,
+							},
+							Claim{
+								Code: &CodeClaim{
+									Is: 200,
+									By: "ctl",
+								},
+								Line: 34,
+							},
+						},
+						Code: "gen-report-merge-from",
+						Line: 9,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "What moves the generation",
+						Text:  "A fresh `w1` at `metadata.generation: 1`. Three writers, one after\nthe other, each reading `w1` live:\n\n- **labeler** adds the label `team: a` (an update);\n- **reporter** sets `status.phase: Ready` (an update of `/status`);\n- **resizer** sets `spec.size: 2` (an update).\n\nEvery write succeeds, and each gives `w1` a new resourceVersion.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/gen-bumps.yaml",
+						},
+						Question: "What is metadata.generation after the three writes?",
+						Options: []Option{
+							Option{
+								ID:       "two",
+								Label:    "2: only the change of spec.size counted",
+								Correct:  true,
+								Feedback: "Right: three new resourceVersions, one new generation. The RV says the object changed; the generation says what it is asked to be changed.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.generation",
+											Equals: 2,
+										},
+										Line: 91,
+									},
+								},
+								Line: 86,
+							},
+							Option{
+								ID:       "three",
+								Label:    "3: the label and the spec are both the object's, only status is not",
+								Feedback: "Labels live in metadata, and a change of metadata is not a change of what the object asks for: it leaves the generation at 1. Only the resize moves it.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.generation",
+											Equals: 3,
+										},
+										Line: 96,
+									},
+								},
+								Line: 92,
+							},
+							Option{
+								ID:       "four",
+								Label:    "4: like the resourceVersion, it moves on every successful write",
+								Feedback: "That is the resourceVersion's job. The generation exists to count something narrower: changes of spec, so that status can say which one it has seen.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.generation",
+											Equals: 4,
+										},
+										Line: 101,
+									},
+								},
+								Line: 97,
+							},
+						},
+						Hint:     "The resourceVersion counts every write. What does the generation count?",
+						Solution: "**2**. Only resizer changed the spec. For a kind with a status\nsubresource (a Deployment, a custom resource that declares one) the\ngeneration counts changes of the desired state; labels,\nannotations, finalizers and status are not the desired state.\n(A Deployment adds one exception: changing its annotations moves\nits generation too, because they are copied to its ReplicaSets.)\n",
+						Claims: []Claim{
+							Claim{
+								Verdict: race.Verdict("no-loss"),
+								Line:    79,
+							},
+							Claim{
+								Code: &CodeClaim{
+									Is: 200,
+									By: "labeler",
+								},
+								Line: 80,
+							},
+							Claim{
+								Code: &CodeClaim{
+									Is: 200,
+									By: "reporter",
+								},
+								Line: 81,
+							},
+							Claim{
+								Code: &CodeClaim{
+									Is: 200,
+									By: "resizer",
+								},
+								Line: 82,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "metadata.labels.team",
+									Equals: "a",
+								},
+								Line: 83,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "status.phase",
+									Equals: "Ready",
+								},
+								Line: 84,
+							},
+						},
+						Code: "gen-resize",
+						Line: 56,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "Two numbers, two writers",
+						Text:  "An object with a status subresource has two authors. The user (or a\nhigher controller) writes the **spec**, the desired state; the\ncontroller writes the **status**, the observed state. They write\nthrough two endpoints, so neither can overwrite the other's half,\neven with a whole-object update from an old copy (lesson 9).\n\nThe server keeps score with two numbers:\n\n- `metadata.generation` moves when the spec changes, and only then:\n  it names a version of the desired state;\n- `status.observedGeneration` is written by the controller: the\n  generation of the spec its status describes. Here the report was\n  computed from ctl's cached copy at generation 1.\n\nThat is why generation only counts spec. If status writes moved it,\nevery report would make itself out of date. The status subresource\nis what makes the split clean: the main endpoint ignores status and\n`/status` ignores spec, so a change of spec (and the generation it\nmoves) and a report on it never overwrite each other.\n\nThe timeline does not show the generation among an object's fields;\nthe ⚠ lines under the race do: both values ctl copied, what it read\nand what they had become.\n\nThe report in this race is honest — it really describes generation\n1 — but it arrived after generation 2 existed. Anyone reading\n`phase: Ready` without the number would be misled.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/gen-stale-report.yaml",
+						},
+						Claims: []Claim{
+							Claim{
+								Final: &FinalClaim{
+									Path:   "metadata.generation",
+									Equals: 2,
+								},
+								Line: 136,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "status.observedGeneration",
+									Equals: 1,
+								},
+								Line: 137,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "spec.size",
+									Equals: 3,
+								},
+								Line: 138,
+							},
+						},
+						Code: "gen-report-merge-from",
+						Line: 103,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Ready, but for which spec?",
+						Text:  "A deploy tool, **deployer**, waits until `w1` is Ready and then marks\nit released. This time **ctl** reported Ready on a current copy at\ngeneration 1. Then **user** resized `w1` to 3, and deployer read\n`w1` right after, before ctl's next reconcile.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/gen-trusting-reader.yaml",
+						},
+						Question: "What does deployer do?",
+						Options: []Option{
+							Option{
+								ID:       "waits",
+								Label:    "It waits: a change of spec resets the status until the controller reports again",
+								Feedback: "The server never touches status when spec changes: the main endpoint keeps the status it has. Nothing resets phase; only the controller could, on its next reconcile.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.annotations[\"example.com/released\"]",
+											Absent: true,
+										},
+										Line: 166,
+									},
+								},
+								Line: 162,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "Its patch gets 409, since the widget changed after ctl's report",
+								Feedback: "deployer read w1 after the resize and sends a merge patch without a resourceVersion: there is nothing stale for the server to refuse, and it answers 200.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "deployer",
+										},
+										Line: 171,
+									},
+								},
+								Line: 167,
+							},
+							Option{
+								ID:       "releases",
+								Label:    "It releases w1, on a Ready that was written for generation 1",
+								Correct:  true,
+								Feedback: "Right. The annotation lands, and w1 is released at size 3 on a report about size 1. The status was not wrong; reading it without its generation was.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.annotations[\"example.com/released\"]",
+											Equals: "true",
+										},
+										Line: 177,
+									},
+								},
+								Line: 172,
+							},
+						},
+						Hint:     "What does a change of spec do to the status already stored?",
+						Solution: "It **releases** `w1`. Changing the spec leaves the status alone, so\nthe Ready written for generation 1 is still there when the object is\nat generation 2, and a check of `phase` alone cannot tell them\napart. Compare `status.observedGeneration` with\n`metadata.generation` first: 1 is not 2, so the status is not about\nthis spec yet. `kubectl rollout status` waits on the same test.\n",
+						Claims: []Claim{
+							Claim{
+								Final: &FinalClaim{
+									Path:   "metadata.generation",
+									Equals: 2,
+								},
+								Line: 159,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "status.observedGeneration",
+									Equals: 1,
+								},
+								Line: 160,
+							},
+						},
+						Code: "gen-release-when-ready",
+						Line: 140,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "Reading status safely",
+						Text:  "A status is a report, and every report has a date: its\n`observedGeneration`. Before acting on a status, compare it with the\nobject's `metadata.generation`:\n\n- **equal**: the status describes the spec the object has now;\n- **lower**: the controller has not reported on this spec yet — wait\n  for it (a watch, or a requeue), do not decide from the old status.\n\n**c** shows the check in Go. Conditions carry the same field one by\none\n(`status.conditions[].observedGeneration`, in `metav1.Condition`), so\na controller that sets several conditions at different times can\ndate each of them.\n",
+						Code:  "gen-status-is-current",
+						Line:  179,
+					},
+					Step{
+						Kind:  StepKind("choose"),
+						Title: "A report that cannot be late",
+						Text:  "Back to the first race: user has resized `w1` to 3 (generation 2),\nand **ctl** reconciles from a cache that still holds generation 1.\nMake ctl's status describe the spec as it is when the status lands.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/gen-report.yaml",
+							Apply: []string{
+								"ctl",
+							},
+						},
+						Question: "How should ctl write its status?",
+						Options: []Option{
+							Option{
+								ID:       "retry-cache",
+								Label:    "Status().Update, retried on 409, re-reading from the cache",
+								Feedback: "The update is conditional, so the stale report is refused — five times. c.Get reads the same cache, which has not caught up, so ctl gives up with no status at all.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("update"),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("lister"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "ctl",
+											AtLeast:    ptr(5),
+										},
+										Line: 224,
+									},
+									Claim{
+										Status: &StatusClaim{
+											Controller: "ctl",
+											Is:         "gave-up",
+										},
+										Line: 225,
+									},
+								},
+								Code: "gen-report-update-cached",
+								Line: 218,
+							},
+							Option{
+								ID:       "fresh",
+								Label:    "Status().Update, retried on 409 with a read from the API server",
+								Correct:  true,
+								Feedback: "The first report, from generation 1, gets 409; the retry reads generation 2 and reports readyReplicas 3, observedGeneration 2.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("update"),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "ctl",
+										},
+										Line: 233,
+									},
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "ctl",
+											Is:         ptr(1),
+										},
+										Line: 234,
+									},
+								},
+								Code: "gen-report-update-fresh",
+								Line: 226,
+							},
+							Option{
+								ID:       "merge",
+								Label:    "A merge patch of /status, as before: observedGeneration tells readers its age",
+								Feedback: "Honest, but late: it lands at once with observedGeneration 1 and readyReplicas 1, on a widget at generation 2. Readers who compare will wait; ctl will have to report again.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("merge-patch"),
+								},
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "status.observedGeneration",
+											Equals: 1,
+										},
+										Line: 241,
+									},
+									Claim{
+										Verdict: race.Verdict("stale"),
+										Line:    242,
+									},
+								},
+								Code: "gen-report-merge-from",
+								Line: 235,
+							},
+						},
+						Hint:     "What can the server check, if the write carries the resourceVersion of the copy it was computed from?",
+						Solution: "A conditional `Status().Update`, retried with a fresh read. The\nupdate carries the resourceVersion of the copy ctl computed from;\nsince the spec changed after it, the server answers 409, and the\nretry reads generation 2 from the API server and reports on size 3.\nA status written with the resourceVersion can only land if nothing\n— spec included — has changed since the copy it describes.\n",
+						Claims: []Claim{
+							Claim{
+								Final: &FinalClaim{
+									Path:   "status.observedGeneration",
+									Equals: 2,
+								},
+								Line: 214,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "status.readyReplicas",
+									Equals: 3,
+								},
+								Line: 215,
+							},
+							Claim{
+								Verdict: race.Verdict("no-loss"),
+								Line:    216,
+							},
+						},
+						Line: 197,
+					},
+					Step{
+						Kind:  StepKind("play"),
+						Title: "Every order, not one",
+						Text:  "The choose step fixed one order. Here the cache runs 5ms behind and\nnothing fixes the order: **user** resizes `w1` (retrying its own\nconflicts), and **ctl** reports on it from its cache with a merge\npatch of `/status`, as in the first race. In some orders ctl's report\nlands on a spec that has already moved on.\n\nYou may change how ctl writes — the method and its retry — and then\nask for the proof, which plays every order of the race with your\nsettings.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/gen-play-report.yaml",
+						},
+						Question: "With the fewest changes to ctl, make no order end with a stale report or with ctl giving up.",
+						Hint:     "The server can only refuse a report that carries the version it was computed from; then something has to read again.",
+						Solution: "Two changes: `write: update` and `retry: default`. The conditional\nupdate makes the server refuse a report computed before the resize,\nin every order where the resize lands first; the retry reads the\nwidget again and reports on generation 2. The update alone turns the\nstale report into a 409 that ctl gives up on; the retry alone does\nnothing, since a merge patch without a resourceVersion never\nconflicts.\n",
+						Code:     "gen-report-merge-from",
+						Goal: &PlayGoal{
+							Fix: []race.Verdict{
+								race.Verdict("stale"),
+								race.Verdict("gave-up"),
+							},
+							Knobs: []Knob{
+								Knob{
+									Name: KnobName("write"),
+									Values: []string{
+										"merge-patch",
+										"update",
+									},
+								},
+								Knob{
+									Name: KnobName("retry"),
+									Values: []string{
+										"none",
+										"default",
+									},
+								},
+							},
+							Controllers: []string{
+								"ctl",
+							},
+							Par: 2,
+							Settings: Settings{
+								"ctl": map[KnobName]string{
+									KnobName("retry"): "default",
+									KnobName("write"): "update",
+								},
+							},
+							Line: 269,
+						},
+						Line: 244,
+					},
+				},
+				File: "10-observed-generation.yaml",
+			},
+			&Lesson{
+				ID:    "controller-runtime-client",
+				Title: "The client you actually use",
+				Concepts: []string{
+					"cached-client",
+					"merge-from-lock",
+					"create-or-update",
+					"update-overwrites-obj",
+					"error-vs-requeue",
+				},
+				Summary: []string{
+					"The manager's client reads from the cache: retry with mgr.GetAPIReader(), and keep MergeFromWithOptimisticLock for changes computed from what you read.",
+					"CreateOrUpdate is a cached Get and a conditional Update, Update rewrites your object with the server's answer, and a returned error (not RequeueAfter) is what gets backoff.",
+				},
+				Next: "read-your-writes",
+				Steps: []Step{
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "A fresh Get that is not",
+						Text:  "Most controllers are written with controller-runtime, and its\nreconciler holds a `client.Client` from the manager. **r** uses it\nthe textbook way: inside `retry.RetryOnConflict` it calls `r.Get`,\nsets `spec.size: 2` and calls `r.Update`.\n\nJust before, **rollout** changed `spec.color` with a live read and an\nupdate. The watch event for that write is slow to reach r's process.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/cr-cached-get.yaml",
+						},
+						Question: "What happens to r's update?",
+						Options: []Option{
+							Option{
+								ID:       "second",
+								Label:    "A 409, then 200: the retry's r.Get fetches the current widget",
+								Feedback: "r.Get is not a GET request: the manager's client reads its informer cache, which has not seen rollout's write. Every retry brings back the same copy.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "r",
+										},
+										Line: 38,
+									},
+								},
+								Line: 34,
+							},
+							Option{
+								ID:       "erased",
+								Label:    "A 200 at once, and rollout's spec.color goes back to blue",
+								Feedback: "Update sends the resourceVersion of the copy it read, so an old copy cannot overwrite rollout's change: the server refuses it instead.",
+								Claims: []Claim{
+									Claim{
+										Lost: "spec.color",
+										Line: 43,
+									},
+								},
+								Line: 39,
+							},
+							Option{
+								ID:       "gives-up",
+								Label:    "Five 409s, then r gives up with nothing written",
+								Correct:  true,
+								Feedback: "Right: five requests, five conflicts, nothing written. The retry loop only multiplied the requests.",
+								Claims: []Claim{
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "r",
+											Is:         ptr(5),
+										},
+										Line: 49,
+									},
+									Claim{
+										Status: &StatusClaim{
+											Controller: "r",
+											Is:         "gave-up",
+										},
+										Line: 50,
+									},
+								},
+								Line: 44,
+							},
+						},
+						Hint:     "Where does the manager's client get the objects it returns?",
+						Solution: "**Five 409s, and r gives up.** The manager's client answers `Get`\nand `List` from the informer cache (writes go to the API server). A\nretry that re-reads with `r.Get` gets the same stale copy, with the\nsame resourceVersion, and the server refuses it each time. It looks\nlike lesson 4's loop with a live GET; it behaves like one that\nre-reads the Lister.\n",
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 200,
+									By: "rollout",
+								},
+								Line: 31,
+							},
+							Claim{
+								Kept: "spec.color",
+								Line: 32,
+							},
+						},
+						Code: "cr-retry-cached-get",
+						Line: 9,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "Two readers",
+						Text:  "A manager gives a reconciler two ways to read:\n\n- `mgr.GetClient()` — the client in your reconciler. `Get` and\n  `List` read the informer cache (and start an informer for a kind\n  the first time you ask for it); `Create`, `Update`, `Patch` and\n  `Delete` go to the API server.\n- `mgr.GetAPIReader()` — a `client.Reader` that always asks the API\n  server: a real GET, a request, current.\n\nRead from the cache first (it costs nothing and is usually right).\nAfter a 409, re-read with the API reader: here r's second attempt\nreads RV 102 and lands. (In the simulator this is the difference\nbetween the retry presets `reread-lister` and `default`.)\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/cr-api-reader.yaml",
+						},
+						Claims: []Claim{
+							Claim{
+								Conflicts: &CountClaim{
+									Controller: "r",
+									Is:         ptr(1),
+								},
+								Line: 71,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "spec.size",
+									Equals: 2,
+								},
+								Line: 72,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "spec.color",
+									Equals: "green",
+								},
+								Line: 73,
+							},
+							Claim{
+								Verdict: race.Verdict("no-loss"),
+								Line:    74,
+							},
+						},
+						Code: "cr-retry-api-reader",
+						Line: 52,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Two patches, one list",
+						Text:  "controller-runtime makes patches easy: keep a copy, change the\nobject, and `r.Patch(ctx, w, client.MergeFrom(before))` sends the\ndifference as a JSON merge patch.\n\n**a** adds `x` and **b** adds `y` to `spec.items` (`[base]`), each\nfrom its cache, with `client.MergeFrom`. b's cache has not seen a's\npatch when b computes its own.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/cr-merge-from.yaml",
+						},
+						Question: "What is spec.items after both patches?",
+						Options: []Option{
+							Option{
+								ID:       "merged",
+								Label:    "[base x y]: a merge patch merges, so each adds its own entry",
+								Feedback: "A JSON merge patch merges maps, not lists: a list in it replaces the list on the server. b's list was [base y].",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "spec.items",
+											Equals: "[base x y]",
+										},
+										Line: 103,
+									},
+								},
+								Line: 99,
+							},
+							Option{
+								ID:       "replaced",
+								Label:    "[base y]: b's patch carries the whole list, without x",
+								Correct:  true,
+								Feedback: "Right. The race marks a's x as lost, erased by b's patch from a copy at RV 101.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "spec.items",
+											Equals: "[base y]",
+										},
+										Line: 109,
+									},
+									Claim{
+										Lost: "spec.items",
+										Line: 110,
+									},
+								},
+								Line: 104,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "[base x], and b gets a 409 it can retry",
+								Feedback: "client.MergeFrom sends no resourceVersion, so the patch is not conditional: nothing can make it a 409. Another option of the same client can.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "b",
+										},
+										Line: 115,
+									},
+								},
+								Line: 111,
+							},
+						},
+						Hint:     "How does a JSON merge patch say \"add an entry to a list\"?",
+						Solution: "**[base y]**. A JSON merge patch cannot add to a list: it sends the\nwhole list, as b computed it — `base` and `y`, from a copy without\n`x`. MergeFrom puts no resourceVersion in the patch, so the server\nhas nothing to refuse and replaces the list. x is gone, with two\n200s.\n",
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 200,
+									By: "a",
+								},
+								Line: 97,
+							},
+						},
+						Code: "cr-merge-from",
+						Line: 76,
+					},
+					Step{
+						Kind:  StepKind("choose"),
+						Title: "Keep both entries",
+						Text:  "Same race. Change how **b** sends its patch so that both entries\nsurvive, whatever b's cache says.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/cr-merge-from.yaml",
+							Apply: []string{
+								"b",
+							},
+						},
+						Question: "How should b patch spec.items?",
+						Options: []Option{
+							Option{
+								ID:       "lock-api",
+								Label:    "MergeFromWithOptimisticLock, retried with mgr.GetAPIReader()",
+								Correct:  true,
+								Feedback: "The first patch gets 409; the API reader returns [base x] at RV 102, and the second patch appends y to it.",
+								Strategy: &Strategy{
+									Write:  controller.WriteMethod("merge-patch"),
+									WithRV: ptr(true),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "b",
+											Is:         ptr(1),
+										},
+										Line: 144,
+									},
+								},
+								Code: "cr-merge-from-lock",
+								Line: 137,
+							},
+							Option{
+								ID:       "merge-from",
+								Label:    "client.MergeFrom, as a does: a patch has no version to be stale",
+								Feedback: "True, and that is the trouble: with no version, the server cannot tell that b's list is old. The patch lands with a 200 and replaces the list; x is lost.",
+								Strategy: &Strategy{
+									Write:  controller.WriteMethod("merge-patch"),
+									WithRV: ptr(false),
+									Retry: &controller.RetryPolicy{
+										Attempts: 1,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Lost: "spec.items",
+										Line: 151,
+									},
+								},
+								Code: "cr-merge-from",
+								Line: 145,
+							},
+							Option{
+								ID:       "lock-cache",
+								Label:    "MergeFromWithOptimisticLock, retried with r.Get",
+								Feedback: "The lock does its job — no lost entry — but r.Get reads the same stale cache five times: five 409s and b gives up with y never added.",
+								Strategy: &Strategy{
+									Write:  controller.WriteMethod("merge-patch"),
+									WithRV: ptr(true),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("lister"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Status: &StatusClaim{
+											Controller: "b",
+											Is:         "gave-up",
+										},
+										Line: 158,
+									},
+								},
+								Code: "cr-merge-from-lock-cached",
+								Line: 152,
+							},
+						},
+						Hint:     "The patch must fail when it was computed from an old list, and the retry must read a new one.",
+						Solution: "`client.MergeFromWithOptions(before, client.MergeFromWithOptimisticLock{})`\nputs the resourceVersion of `before` into the patch: the server\nanswers 409 when the widget has changed since, and the retry,\nreading from the API server, appends y to `[base x]`. Plain\n`MergeFrom` is right for changes that do not depend on what you\nread (a label, an annotation you own); a list you extend, a count,\na decision need the lock.\n",
+						Claims: []Claim{
+							Claim{
+								Final: &FinalClaim{
+									Path:   "spec.items",
+									Equals: "[base x y]",
+								},
+								Line: 134,
+							},
+							Claim{
+								Verdict: race.Verdict("no-loss"),
+								Line:    135,
+							},
+						},
+						Line: 117,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "CreateOrUpdate",
+						Text:  "`controllerutil.CreateOrUpdate(ctx, r.Client, w, mutate)` is how many\nreconcilers make sure an object looks right: it gets `w`, creates it\nif it is missing, otherwise runs `mutate` and updates it if\nanything changed. **r** uses it to set `spec.size: 2` on `w1`, just\nafter **rollout** changed `spec.color`.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/cr-create-or-update.yaml",
+						},
+						Question: "What does r get back?",
+						Options: []Option{
+							Option{
+								ID:       "erased",
+								Label:    "200, but rollout's change to spec.color is undone",
+								Feedback: "An Update carries the resourceVersion it read. A stale copy is refused, not written over rollout's change.",
+								Claims: []Claim{
+									Claim{
+										Lost: "spec.color",
+										Line: 187,
+									},
+								},
+								Line: 183,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "409: it read from the cache, and its Update carries that copy's version",
+								Correct:  true,
+								Feedback: "Right. CreateOrUpdate is a Get and an Update; with the manager's client the Get is a cache read.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "r",
+										},
+										Line: 193,
+									},
+									Claim{
+										Status: &StatusClaim{
+											Controller: "r",
+											Is:         "gave-up",
+										},
+										Line: 194,
+									},
+								},
+								Line: 188,
+							},
+							Option{
+								ID:       "fresh",
+								Label:    "200: CreateOrUpdate reads the object just before it writes it",
+								Feedback: "Reading just before is not reading fresh. The manager's client answers the Get from its cache, which is still at RV 101.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "r",
+										},
+										Line: 199,
+									},
+								},
+								Line: 195,
+							},
+						},
+						Hint:     "Which client does CreateOrUpdate read with, and what does its Update carry?",
+						Solution: "**409 Conflict.** CreateOrUpdate reads with the client you pass it —\nthe manager's, so the cache — and its `Update` carries that copy's\nresourceVersion. The cache has not seen rollout's write: stale copy,\n409, returned to you. That is the safe outcome; handle it by\nreturning the error. (`CreateOrPatch` sends a merge patch without a\nresourceVersion instead: it would land, with the same list caveat\nas MergeFrom.)\n",
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 200,
+									By: "rollout",
+								},
+								Line: 181,
+							},
+						},
+						Code: "cr-create-or-update",
+						Line: 160,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Return the error",
+						Text:  "The same get-and-update of `w1`, with a cache 5ms behind the server.\nr's Reconcile (in the code pane) gets the 409 and returns it:\n`return ctrl.Result{}, err`.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/cr-requeue.yaml",
+						},
+						Question: "What becomes of r's change?",
+						Options: []Option{
+							Option{
+								ID:       "dropped",
+								Label:    "Nothing: the 409 ends the reconcile, and the key waits for the next event",
+								Feedback: "That is what returning nil after the error would do. A returned error sends the key back to the workqueue.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "spec.size",
+											Equals: 1,
+										},
+										Line: 226,
+									},
+								},
+								Line: 222,
+							},
+							Option{
+								ID:       "spins",
+								Label:    "It retries at once, again and again, until the cache catches up",
+								Feedback: "The workqueue waits before it hands the key back, longer each time the key fails — the backoff exists so a failing key does not spin.",
+								Claims: []Claim{
+									Claim{
+										Requests: &CountClaim{
+											Controller: "r",
+											AtLeast:    ptr(4),
+										},
+										Line: 231,
+									},
+								},
+								Line: 227,
+							},
+							Option{
+								ID:       "next-try",
+								Label:    "It lands on the next try, after a short backoff",
+								Correct:  true,
+								Feedback: "Right: one 409, one requeue, a fresher cache, and a 200. Two requests from r in all.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "r",
+										},
+										Line: 237,
+									},
+									Claim{
+										Requests: &CountClaim{
+											Controller: "r",
+											Is:         ptr(2),
+										},
+										Line: 238,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "spec.size",
+											Equals: 2,
+										},
+										Line: 239,
+									},
+								},
+								Line: 232,
+							},
+						},
+						Hint:     "What does controller-runtime do with a key whose Reconcile returned an error?",
+						Solution: "**It lands on the next try.** The error sends the key back to the\nworkqueue with the rate limiter's per-key backoff (5ms, then 10ms,\n20ms… by default); the next Reconcile reads a cache that has caught\nup and its update gets 200. `Result{RequeueAfter: d}` is different:\na fixed delay, the key's backoff reset, nothing logged or counted as\nan error — for polling something that is not ready, not for\nfailures. Return both an error and RequeueAfter, and the error wins.\n",
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 409,
+									By: "r",
+								},
+								Line: 220,
+							},
+						},
+						Code: "cr-requeue",
+						Line: 201,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "Update rewrites your object",
+						Text:  "One more thing the client does for you: `Update`, `Patch` and\n`Create` decode the server's answer **into the object you passed**.\nThat is handy — the object now carries the new resourceVersion, so\na second call can be built on it (lesson 9) — and it has a trap.\n\nIn this code (**c** shows it) the reconcile sets `status.phase`,\nthen updates the spec. The main endpoint ignores status, so the server's answer\ncarries the **old** status, and `r.Update` writes it over the phase\nin `w`. The `Status().Update` that follows sends the old status\nback: a no-op, and the phase is never written.\n\nWrite the spec first, then compute the status on the object Update\nreturned — or keep the status aside and put it back before\n`Status().Update`.\n",
+						Code:  "cr-update-overwrites",
+						Line:  241,
+					},
+				},
+				File: "11-controller-runtime-client.yaml",
+			},
+			&Lesson{
+				ID:    "read-your-writes",
+				Title: "Read your own writes",
+				Concepts: []string{
+					"read-your-writes",
+					"already-exists",
+					"expectations",
+				},
+				Summary: []string{
+					"Right after a write, your own cache has not seen it: the next reconcile creates a second child, or updates from the copy before its own change and gets 409.",
+					"Give children names of their own (AlreadyExists is the precondition, not a conflict), and decide from the cache only once it has seen your last write: expectations, or CompareResourceVersion.",
+				},
+				Next: "deleting-safely",
+				Steps: []Step{
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Ensure one child",
+						Text:  "A parent needs exactly one child ConfigMap. Controller **c**\nreconciles it the usual way: list the children in its informer's\ncache (label `app=web`), and if there are none, create one. The\nchild is named by the server: `generateName: web-` becomes\n`web-x7k2q`.\n\nSomething touches the parent, and c reconciles it twice in a row.\nBetween the two, c's informer has not yet received the watch event\nof c's own create.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ryw-double-create.yaml",
+						},
+						Question: "How many children does the parent have after the two reconciles?",
+						Options: []Option{
+							Option{
+								ID:       "one",
+								Label:    "One: the second reconcile lists the cache and finds the child",
+								Feedback: "The cache is filled by the watch, not by c's requests: c's own create reaches it the same way anyone's does, through an event that has not arrived yet.",
+								Claims: []Claim{
+									Claim{
+										Requests: &CountClaim{
+											Controller: "c",
+											Is:         ptr(1),
+										},
+										Line: 37,
+									},
+								},
+								Line: 33,
+							},
+							Option{
+								ID:       "two",
+								Label:    "Two: the cache has not heard of the first child yet",
+								Correct:  true,
+								Feedback: "Right. Both creates answered 201: the second reconcile's Lister read came before any watch event, found no child, and a name the server generates is a new one every time.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(3),
+											Is:   201,
+										},
+										Line: 43,
+									},
+									Claim{
+										Requests: &CountClaim{
+											Controller: "c",
+											Is:         ptr(2),
+										},
+										Line: 44,
+									},
+								},
+								Line: 38,
+							},
+							Option{
+								ID:       "refused",
+								Label:    "One: the second create gets 409, as web- is already in use",
+								Feedback: "generateName is only a prefix: the server appends five random characters to it on every create, so a second web- child gets a different name and is accepted.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "c",
+										},
+										Line: 49,
+									},
+								},
+								Line: 45,
+							},
+						},
+						Hint:     "Where does the second reconcile look for the child, and what has arrived there?",
+						Solution: "**Two.** The first reconcile creates `web-…` and returns. The second\nlists the cache, which is still at the revision before that create:\nno child. It creates another, and the server gives it another name.\nNothing failed and nothing was lost — every answer was 201 — and the\nparent now has two children. The cache was not wrong, only late: it\nhad not caught up with c's **own** write.\n",
+						Code:     "ensure-child-lister",
+						Line:     9,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "A name of its own",
+						Text:  "The same controller, with one change: the child has a fixed name,\n`web-child`, derived from the parent. c looks it up by name in its\ncache and creates it if it is not there, and it wraps all of that\nin `retry.RetryOnConflict`. Its informer trails the server by 5ms,\nand the second reconcile comes 1ms after the first create.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ryw-named.yaml",
+						},
+						Question: "What happens to the second create?",
+						Options: []Option{
+							Option{
+								ID:       "exists",
+								Label:    "409 AlreadyExists, returned at once: it is not a Conflict",
+								Correct:  true,
+								Feedback: "Yes. Two requests in all, no retry. The child exists — c made it a moment ago — but c's reconcile reports a failure.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(3),
+											Is:   409,
+										},
+										Line: 76,
+									},
+									Claim{
+										Message: "already exists",
+										Line:    77,
+									},
+									Claim{
+										Requests: &CountClaim{
+											Controller: "c",
+											Is:         ptr(2),
+										},
+										Line: 78,
+									},
+									Claim{
+										Status: &StatusClaim{
+											Controller: "c",
+											Is:         "gave-up",
+										},
+										Line: 79,
+									},
+								},
+								Line: 71,
+							},
+							Option{
+								ID:       "retried",
+								Label:    "409 Conflict; RetryOnConflict reads again and finds the child",
+								Feedback: "Both are 409, but the reasons differ: RetryOnConflict asks apierrors.IsConflict, which is true only for reason Conflict. A taken name is reason AlreadyExists, so the loop returns it without a second read.",
+								Claims: []Claim{
+									Claim{
+										Status: &StatusClaim{
+											Controller: "c",
+											Is:         "done",
+										},
+										Line: 84,
+									},
+								},
+								Line: 80,
+							},
+							Option{
+								ID:       "replaced",
+								Label:    "201: the second create replaces the first web-child",
+								Feedback: "A create never replaces anything: POST makes a new object or fails. Replacing an object is an update, and that needs the object's resourceVersion.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(3),
+											Is:   201,
+										},
+										Line: 89,
+									},
+								},
+								Line: 85,
+							},
+						},
+						Hint:     "A create has no resourceVersion to compare. What else can make the server refuse it — and is that a Conflict?",
+						Solution: "The server refuses it with **409 AlreadyExists**: `web-child` is\ntaken. That is the name doing its job — it is the precondition of a\ncreate, the one thing that guarantees a single child. But its reason\nis `AlreadyExists`, not `Conflict`: `apierrors.IsConflict` is false,\nso `RetryOnConflict` returns it at once, and the reconcile ends with\nan error although the child it wanted exists.\n",
+						Code:     "ensure-child-named",
+						Line:     51,
+					},
+					Step{
+						Kind:  StepKind("choose"),
+						Title: "When the name is taken",
+						Text:  "A fixed name turned a silent duplicate into a visible 409. Now the\nreconcile has to end well: the child exists, and c should end its\nwork without an error it cannot do anything about. (A real\ncontroller also checks that the object holding the name is its own:\nan owner reference pointing at the parent.)\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ryw-named.yaml",
+							Apply: []string{
+								"c",
+							},
+						},
+						Question: "What should c do about the AlreadyExists?",
+						Options: []Option{
+							Option{
+								ID:       "retry",
+								Label:    "Keep RetryOnConflict around the lookup and the create",
+								Feedback: "The second create is refused with AlreadyExists and the loop returns it: not a Conflict. c ends gave-up with the child in place.",
+								Strategy: &Strategy{
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(3),
+											Is:   409,
+										},
+										Line: 118,
+									},
+								},
+								Code: "ensure-child-named",
+								Line: 112,
+							},
+							Option{
+								ID:       "requeue",
+								Label:    "Return the error; the requeued reconcile's cache will show the child",
+								Correct:  true,
+								Feedback: "The key comes back after 5ms; the ADDED event of web-child has reached the cache by then, the Lister finds it, and c is done.",
+								Strategy: &Strategy{
+									Retry: &controller.RetryPolicy{
+										Attempts: 1,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+									},
+									Requeue: &controller.RequeuePolicy{
+										Max:       5,
+										BaseDelay: time.Duration(5000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Verdict: race.Verdict("requeued"),
+										Line:    126,
+									},
+								},
+								Code: "ensure-child-requeue",
+								Line: 119,
+							},
+							Option{
+								ID:       "live",
+								Label:    "Look the child up with a live GET instead of the Lister",
+								Correct:  true,
+								Feedback: "The second reconcile's GET finds web-child and creates nothing: one child, no error. The price is a request to the API server on every reconcile, even when nothing has changed.",
+								Strategy: &Strategy{
+									Read: controller.ReadSource("live"),
+									Retry: &controller.RetryPolicy{
+										Attempts: 1,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 201,
+											By: "c",
+										},
+										Line: 134,
+									},
+								},
+								Code: "ensure-child-live",
+								Line: 127,
+							},
+						},
+						Hint:     "Retrying helps only if the next attempt sees something the last one did not.",
+						Solution: "Either **return the error** and let the workqueue bring the key back\n— by then the cache has the child and the reconcile has nothing to\ndo — or **ask the API server** rather than the cache whether the\nchild exists. The first costs a short delay; the second costs a GET\non every reconcile. RetryOnConflict changes nothing: it never retries\nAlreadyExists.\n",
+						Claims: []Claim{
+							Claim{
+								Status: &StatusClaim{
+									Controller: "c",
+									Is:         "done",
+								},
+								Line: 110,
+							},
+						},
+						Line: 91,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Expect your own create",
+						Text:  "The ReplicaSet controller cannot give its Pods fixed names, and it\ncannot afford a LIST on every sync. It keeps **expectations**: before\nit creates Pods it records \"I expect N creations\" for the\nReplicaSet, the informer's add handler counts each new Pod off, and\na sync whose expectations are not yet met does not touch the Pods at\nall — the add event brings the key back.\n\nHere c does the same with its generated-name child: one creation\nexpected, and no decision from the cache until the cache has seen\nit. The informer is as slow as in the first race.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ryw-expectations.yaml",
+						},
+						Question: "What does c's second reconcile do?",
+						Options: []Option{
+							Option{
+								ID:       "second",
+								Label:    "Creates a second child: the cache is as far behind as before",
+								Feedback: "The cache is as slow as before, but c no longer reads it blindly: it knows it made a child that the cache has not shown, and it waits for that event before it lists.",
+								Claims: []Claim{
+									Claim{
+										Requests: &CountClaim{
+											Controller: "c",
+											AtLeast:    ptr(2),
+										},
+										Line: 164,
+									},
+								},
+								Line: 160,
+							},
+							Option{
+								ID:       "live",
+								Label:    "Lists the children from the API server instead of the cache",
+								Feedback: "Expectations cost no request: they are a counter kept in the controller's memory. The list still comes from the cache, only later.",
+								Claims: []Claim{
+									Claim{
+										Requests: &CountClaim{
+											Controller: "c",
+											AtLeast:    ptr(2),
+										},
+										Line: 169,
+									},
+								},
+								Line: 165,
+							},
+							Option{
+								ID:       "wait",
+								Label:    "Waits until its cache shows its child's event, then finds one child",
+								Correct:  true,
+								Feedback: "Yes: the ADDED event reaches c's cache first (row 3), then c's Lister read finds the child, and c is done with a single create.",
+								Claims: []Claim{
+									Claim{
+										Requests: &CountClaim{
+											Controller: "c",
+											Is:         ptr(1),
+										},
+										Line: 175,
+									},
+									Claim{
+										Status: &StatusClaim{
+											Controller: "c",
+											Is:         "done",
+										},
+										Line: 176,
+									},
+								},
+								Line: 170,
+							},
+						},
+						Hint:     "The watch event of the create is on its way. What does c do until it arrives?",
+						Solution: "It waits. Its expectations are not met, so it decides nothing; the\nADDED event of its child reaches the informer, the add handler marks\nthe creation as seen, and then c lists its cache — one child — and\ncreates nothing. One create in all, and no extra request: the cache\nwas allowed to catch up instead of being bypassed.\n",
+						Code:     "ensure-child-expectations",
+						Line:     136,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Your own update, from your cache",
+						Text:  "Not only creates. c counts its syncs in `data.syncs` of `cm1`: it\nreads `cm1` from its Lister, adds one, and updates it with the\nresourceVersion it read. Nobody else writes `cm1`. c reconciles it\ntwice in a row, and between the two its informer has not received\nthe event of c's first update.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ryw-own-update.yaml",
+						},
+						Question: "What does the server answer to c's second update?",
+						Options: []Option{
+							Option{
+								ID:       "ok",
+								Label:    "200: the only write since c's read is c's own",
+								Feedback: "The server does not know who wrote what when it compares versions: the copy says RV 101, the object is at 102, whoever moved it.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(3),
+											Is:   200,
+										},
+										Line: 202,
+									},
+								},
+								Line: 198,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "409 Conflict: the copy it read predates c's own first update",
+								Correct:  true,
+								Feedback: "Right: c's second update carries RV 101 and the server is at 102 — c's own write. One conflict, and c ends without its second count.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(3),
+											Is:   409,
+										},
+										Line: 208,
+									},
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "c",
+											Is:         ptr(1),
+										},
+										Line: 209,
+									},
+								},
+								Line: 203,
+							},
+							Option{
+								ID:       "invalid",
+								Label:    "422 Invalid: an older resourceVersion is not a valid one",
+								Feedback: "An old resourceVersion is well-formed, only outdated; the server answers that with 409, the code that means try again from a newer copy.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(3),
+											Is:   422,
+										},
+										Line: 214,
+									},
+								},
+								Line: 210,
+							},
+						},
+						Hint:     "Which resourceVersion does the second copy carry, and who moved the server past it?",
+						Solution: "**409 Conflict.** The second read hands c the copy at RV 101 — the\none from before its own update — while the server is at 102 because\nof that update. The update says \"based on 101\" and is refused. The\nconflict is with c's own earlier write: no one else was there. It is\nharmless (nothing is lost, a retry or a requeue fixes it), but it is\na request wasted on every busy reconcile.\n",
+						Code:     "count-syncs-from-lister",
+						Line:     178,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "Has my cache caught up?",
+						Text:  "For an object it writes, a controller can tell whether its cache has\nseen its own write: keep the resourceVersion the write was answered\nwith, and compare the cached copy's with it before deciding anything.\napimachinery has the comparison:\n\n`resourceversion.CompareResourceVersion(a, b string) (int, error)`\nin `k8s.io/apimachinery/pkg/util/resourceversion` returns -1, 0 or\n+1, and an error when either is not a well-formed positive integer.\nIt is meaningful only between versions of the same resource. If the\ncached copy is older than your write, do nothing now: the event of\nyour own write is on its way and will bring the key back.\n\nHere c does exactly that: after its update it waits for its cache to\nreach the revision it wrote (the `MODIFIED 102` event in row 3), then\nreads RV 102, and its second update lands. No 409, and no request\nspent to learn what c already knew.\n\nOutside this function, treat resourceVersions as opaque: no parsing,\nno arithmetic. Expectations and this comparison are the two ways a\ncontroller reads its own writes from a cache that trails the server.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ryw-own-update-wait.yaml",
+						},
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Step: ptr(4),
+									Is:   200,
+								},
+								Line: 242,
+							},
+							Claim{
+								Conflicts: &CountClaim{
+									Controller: "c",
+									Is:         ptr(0),
+								},
+								Line: 243,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "data.syncs",
+									Equals: "2",
+								},
+								Line: 244,
+							},
+						},
+						Code: "wait-for-own-write",
+						Line: 216,
+					},
+				},
+				File: "12-read-your-writes.yaml",
+			},
+			&Lesson{
+				ID:    "deleting-safely",
+				Title: "Deleting safely",
+				Concepts: []string{
+					"deletion-finalizers",
+					"no-new-finalizers",
+					"finalizer-removal-cr",
+					"delete-preconditions",
+				},
+				Summary: []string{
+					"DELETE on an object with finalizers only sets deletionTimestamp: no new finalizer may be added (422), and the write that removes the last one deletes it.",
+					"Remove your finalizer from a custom resource with a tested JSON patch or an update with the RV, and delete with uid and resourceVersion preconditions: a name alone can mean a new object.",
+				},
+				Next: "ssa-in-a-controller",
+				Steps: []Step{
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Delete, and it stays",
+						Text:  "Controller **ops** deletes the Widget `w1`. `w1` carries one\nfinalizer, `example.com/cleanup`: the mark of another controller\nthat must tidy up (say, an external load balancer) before `w1`\ngoes. ops reads `w1` from the API server and sends `DELETE`.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/del-delete.yaml",
+						},
+						Question: "What is w1 after the DELETE?",
+						Options: []Option{
+							Option{
+								ID:       "gone",
+								Label:    "Gone: the DELETE removed it, and the finalizer runs afterwards",
+								Feedback: "A finalizer runs before, not after: it exists to hold the object while someone cleans up. Removing the object first would leave that controller nothing to read.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.deletionTimestamp",
+											Absent: true,
+										},
+										Line: 32,
+									},
+								},
+								Line: 28,
+							},
+							Option{
+								ID:       "refused",
+								Label:    "Unchanged: the DELETE is refused with 409 while a finalizer holds it",
+								Feedback: "The server accepts the DELETE; finalizers do not make it fail. What they hold back is the removal itself, not the request.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "ops",
+										},
+										Line: 37,
+									},
+								},
+								Line: 33,
+							},
+							Option{
+								ID:       "marked",
+								Label:    "Still there, marked with a deletionTimestamp",
+								Correct:  true,
+								Feedback: "Yes: 200, a new revision with deletionTimestamp and deletionGracePeriodSeconds: 0, and the finalizer untouched. Deletion has begun; it ends when the finalizers are gone.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "ops",
+										},
+										Line: 43,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.deletionGracePeriodSeconds",
+											Equals: 0,
+										},
+										Line: 44,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path: "metadata.finalizers",
+											Equals: []interface{}{
+												"example.com/cleanup",
+											},
+										},
+										Line: 45,
+									},
+								},
+								Line: 38,
+							},
+						},
+						Hint:     "What is a finalizer for, if a DELETE removes the object at once?",
+						Solution: "The server answers **200** and `w1` is **still there**: the DELETE\nonly set `metadata.deletionTimestamp` (and\n`deletionGracePeriodSeconds: 0`) and wrote a new revision. The\nfinalizer stays. From now on the object is *being deleted*: the\ncleanup controller sees the timestamp, does its work, and removes its\nfinalizer; the object goes when the list is empty.\n",
+						Code:     "delete-widget",
+						Line:     9,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "A finalizer too late",
+						Text:  "The same DELETE. Just after it, controller **backup** reconciles\n`w1` for the first time and does what it does with every Widget: it\nadds its own finalizer, `example.com/backup`, so that it can take a\nlast backup before `w1` goes. It reads `w1` live and sends a JSON\nmerge patch of the finalizer list.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/del-late-finalizer.yaml",
+						},
+						Question: "What does backup's patch get?",
+						Options: []Option{
+							Option{
+								ID:       "added",
+								Label:    "200: w1 now waits for both finalizers before it goes",
+								Feedback: "If finalizers could be added during deletion, any controller could hold an object back for ever. The list may only shrink once deletion has begun.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path: "metadata.finalizers",
+											Equals: []interface{}{
+												"example.com/cleanup",
+												"example.com/backup",
+											},
+										},
+										Line: 71,
+									},
+								},
+								Line: 67,
+							},
+							Option{
+								ID:       "forbidden",
+								Label:    "422 Invalid: no new finalizers may join an object being deleted",
+								Correct:  true,
+								Feedback: "Right. The server's message names the rule, and the finalizer it refused. backup's reconcile ends with the error; retrying it would only repeat the 422.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 422,
+											By: "backup",
+										},
+										Line: 77,
+									},
+									Claim{
+										Message: "no new finalizers can be added if the object is being deleted",
+										Line:    78,
+									},
+								},
+								Line: 72,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "409: the DELETE wrote a newer version than backup's read",
+								Feedback: "backup read w1 live after the DELETE, so its copy is current; and a merge patch without a resourceVersion has no version to compare anyway.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "backup",
+										},
+										Line: 83,
+									},
+								},
+								Line: 79,
+							},
+						},
+						Hint:     "If new finalizers could join an object being deleted, could its deletion ever be sure to end?",
+						Solution: "**422 Invalid**: \"no new finalizers can be added if the object is\nbeing deleted\". Once `deletionTimestamp` is set the list may only\nshrink, so that deletion finishes. backup must check\n`GetDeletionTimestamp()` before adding its finalizer, and add it when\nit first sees an object, not at the end. A 422 does not get better\nwhen retried.\n",
+						Code:     "add-finalizer-widget-merge",
+						Line:     47,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "The last finalizer",
+						Text:  "**cleanup** has done its work and removes its finalizer, the only\none on `w1`: a JSON patch that tests the entry before it removes it.\nA moment later **status** reads `w1` from the API server, to set\n`status.phase`.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/del-last-finalizer.yaml",
+						},
+						Question: "What does status's read get?",
+						Options: []Option{
+							Option{
+								ID:       "notfound",
+								Label:    "404: removing the last finalizer deleted w1",
+								Correct:  true,
+								Feedback: "Yes. cleanup's patch was answered 200 and w1 was gone with it; status's GET gets 404 and status returns without writing.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "cleanup",
+										},
+										Line: 109,
+									},
+									Claim{
+										Code: &CodeClaim{
+											Is: 404,
+											By: "status",
+										},
+										Line: 110,
+									},
+								},
+								Line: 104,
+							},
+							Option{
+								ID:       "empty",
+								Label:    "200: w1 with an empty list, waiting for the garbage collector",
+								Feedback: "Nothing else has to run: with deletionTimestamp set, the write that empties the finalizer list completes the deletion there and then.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "status",
+										},
+										Line: 115,
+									},
+								},
+								Line: 111,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "409: the patch changed w1 after the DELETE's revision",
+								Feedback: "A GET has nothing to conflict with: it carries no resourceVersion. It finds the object, or does not.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "status",
+										},
+										Line: 120,
+									},
+								},
+								Line: 116,
+							},
+						},
+						Hint:     "What is left to wait for once the finalizer list is empty?",
+						Solution: "**404 Not Found.** The patch that emptied the finalizer list of an\nobject being deleted was its deletion: the server removed `w1` as\npart of that write. status's GET finds nothing, and a controller\ntreats that NotFound as \"nothing to do\" (`client.IgnoreNotFound`).\nCode that removes the last finalizer must not read the object back\nand expect it.\n",
+						Code:     "remove-finalizer-widget-tested",
+						Line:     85,
+					},
+					Step{
+						Kind:  StepKind("choose"),
+						Title: "Your finalizer off a custom resource",
+						Text:  "`w1` carries two finalizers, `example.com/you` and\n`example.com/audit`. **you** no longer manages `w1` and removes its\nown, starting from the copy its Lister holds. At the same time\n**other** adds `example.com/other` to `w1`. `w1` is a Widget, a\ncustom resource: lesson 6 showed it takes no strategic merge patch.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/del-release.yaml",
+							Apply: []string{
+								"you",
+							},
+						},
+						Question: "Which write removes example.com/you and nothing else?",
+						Options: []Option{
+							Option{
+								ID:       "merge",
+								Label:    "client.MergeFrom of the cached copy without your finalizer",
+								Feedback: "The patch sets finalizers to the list as your cache had it, minus yours: [example.com/audit]. other's finalizer, added after your read, is erased.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("merge-patch"),
+									Read:  controller.ReadSource("lister"),
+								},
+								Claims: []Claim{
+									Claim{
+										Lost: "metadata.finalizers",
+										Line: 150,
+									},
+								},
+								Code: "remove-finalizer-widget-merge",
+								Line: 144,
+							},
+							Option{
+								ID:       "tested",
+								Label:    "JSON patch with a test of your entry, then remove",
+								Correct:  true,
+								Feedback: "The patch tests that index 0 still holds example.com/you, then removes index 0: audit and other are left alone.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("json-patch"),
+									Read:  controller.ReadSource("live"),
+									Test:  ptr(controller.TestMode("values")),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("test-failed"),
+										Reread:   controller.ReadSource("live"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "you",
+										},
+										Line: 158,
+									},
+								},
+								Code: "remove-finalizer-widget-tested",
+								Line: 151,
+							},
+							Option{
+								ID:       "strategic",
+								Label:    "Strategic merge patch deleting just your entry",
+								Feedback: "It would be right on a ConfigMap. A Widget has no Go type to take merge rules from, so the server answers 415 and your finalizer stays.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("strategic-patch"),
+								},
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 415,
+											By: "you",
+										},
+										Line: 165,
+									},
+								},
+								Code: "remove-finalizer-widget-strategic",
+								Line: 159,
+							},
+							Option{
+								ID:       "update",
+								Label:    "Update with the resourceVersion, re-reading on 409",
+								Correct:  true,
+								Feedback: "other's write made your copy old: 409, a fresh GET that includes other's finalizer, and an update that removes only yours.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("update"),
+									Read:  controller.ReadSource("live"),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "you",
+											Is:         ptr(1),
+										},
+										Line: 173,
+									},
+								},
+								Code: "remove-finalizer-widget-update",
+								Line: 166,
+							},
+						},
+						Hint:     "Which writes say \"remove this entry\" rather than \"the list is now this\"?",
+						Solution: "A **JSON patch** that tests the entry at its index before removing\nit (a moved entry is a 422: read again), or an **update** carrying\nthe resourceVersion, re-read on 409 (`controllerutil.RemoveFinalizer`\nthen `Update`). Both remove only your entry. `client.MergeFrom` sends\na JSON merge patch, which sets the whole list to your copy minus\nyour entry — erasing a finalizer added since your read — and a\nstrategic merge patch is refused with 415.\n",
+						Claims: []Claim{
+							Claim{
+								Final: &FinalClaim{
+									Path: "metadata.finalizers",
+									Equals: []interface{}{
+										"example.com/audit",
+										"example.com/other",
+									},
+								},
+								Line: 142,
+							},
+						},
+						Line: 122,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Same name, new object",
+						Text:  "**gc** decided, from its cache, to delete ConfigMap `cm1`. Before\nits DELETE goes out, **owner** deletes `cm1` and **maker** creates a\nnew `cm1` under the same name, with `data.generation: new`. gc's\ncache has seen none of this. gc deletes by name.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/del-recreate.yaml",
+						},
+						Question: "What does gc's DELETE do?",
+						Options: []Option{
+							Option{
+								ID:       "deletes",
+								Label:    "200: it deletes the cm1 that maker has just created",
+								Correct:  true,
+								Feedback: "Yes: maker's cm1, created a moment ago, is deleted by a controller that decided about its predecessor.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(4),
+											Is:   200,
+										},
+										Line: 198,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "data.generation",
+											Equals: "new",
+										},
+										Line: 199,
+									},
+								},
+								Line: 193,
+							},
+							Option{
+								ID:       "notfound",
+								Label:    "404: the cm1 that gc read has already been deleted",
+								Feedback: "The server does not know which cm1 gc has in mind: the request says only the name, and an object holds that name again.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(4),
+											Is:   404,
+										},
+										Line: 204,
+									},
+								},
+								Line: 200,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "409: the cm1 on the server is not the copy gc read",
+								Feedback: "That check exists, but only when the DELETE asks for it with a precondition. A plain DELETE by name carries nothing to compare.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Step: ptr(4),
+											Is:   409,
+										},
+										Line: 209,
+									},
+								},
+								Line: 205,
+							},
+						},
+						Hint:     "A DELETE names an object by its name. Which object holds that name now?",
+						Solution: "It **deletes the new cm1**: 200. A name identifies whatever object\nholds it at the moment the request arrives, and that is maker's new\none, which gc never read and never decided on. Every object gets a\nfresh **uid** when it is created; the name alone cannot tell the old\nand the new apart.\n",
+						Code:     "delete-by-name",
+						Line:     175,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Delete what you read",
+						Text:  "The same race, and gc now deletes with\n`metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID:\n&cm.UID}}`, taking the uid from the copy it decided on.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/del-recreate-uid.yaml",
+						},
+						Question: "What does gc's DELETE get now?",
+						Options: []Option{
+							Option{
+								ID:       "deleted",
+								Label:    "200: the uid is only checked on updates, so the new cm1 goes",
+								Feedback: "DeleteOptions.Preconditions is checked by the server before it deletes anything: a uid that differs refuses the request.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "gc",
+										},
+										Line: 232,
+									},
+								},
+								Line: 228,
+							},
+							Option{
+								ID:       "notfound",
+								Label:    "404: no object with that uid exists any more",
+								Feedback: "The server looks the object up by name, finds the new cm1, and then compares its uid with the precondition: a mismatch, not a missing object.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 404,
+											By: "gc",
+										},
+										Line: 237,
+									},
+								},
+								Line: 233,
+							},
+							Option{
+								ID:       "uid",
+								Label:    "409: the uid in the precondition is not cm1's",
+								Correct:  true,
+								Feedback: "Right: the DELETE was refused, the new cm1 stays, and the message says the object might have been deleted and recreated.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "gc",
+										},
+										Line: 243,
+									},
+									Claim{
+										Message: "does not match the UID in record",
+										Line:    244,
+									},
+								},
+								Line: 238,
+							},
+						},
+						Hint:     "Compare the uid in the request with the uid of the cm1 that maker created.",
+						Solution: "**409 Conflict**: the uid in the precondition does not match the uid\nin record, and the message adds that the object might have been\ndeleted and recreated. The new cm1 is untouched. It is a Conflict\n(`IsConflict` is true): gc reads again, and decides about the object\nthat is really there.\n",
+						Code:     "delete-with-preconditions",
+						Line:     211,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "Preconditions on what you decided",
+						Text:  "A uid pins the DELETE to one object. A **resourceVersion**\nprecondition pins it to one version: use it when the decision came\nfrom the object's content. Here gc's cached copy of `cm1` says\n`expired: \"true\"`; before gc's DELETE arrives, **renew** marks it\nin use again. gc's DELETE carries the uid and the resourceVersion\nit read, and the server refuses it with 409: the ResourceVersion in\nthe precondition does not match the one in record.\n\nBoth refusals are Conflicts, so a retry loop that re-reads (or a\nrequeue) decides again from the object as it is. A 404 on a DELETE\nmeans someone deleted it first: done. Deletes with preconditions are\nas safe as updates with a resourceVersion, and for the same reason.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/del-renewed.yaml",
+						},
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 409,
+									By: "gc",
+								},
+								Line: 264,
+							},
+							Claim{
+								Message: "does not match the ResourceVersion in record",
+								Line:    265,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "data.expired",
+									Equals: "false",
+								},
+								Line: 266,
+							},
+						},
+						Code: "delete-with-preconditions",
+						Line: 246,
+					},
+				},
+				File: "13-deleting-safely.yaml",
+			},
+			&Lesson{
+				ID:    "ssa-in-a-controller",
+				Title: "Server-side apply in a controller",
+				Concepts: []string{
+					"apply-full-intent",
+					"apply-not-read-object",
+					"apply-stable-manager",
+					"apply-force-authority",
+					"apply-rv-optional",
+					"apply-conditions-map",
+				},
+				Summary: []string{
+					"Build the whole intent from your own inputs on every reconcile, under one stable manager name, with force: a field you stop sending is dropped, and nothing you merely read becomes yours.",
+					"An apply conflict is a 409 that a retry only repeats; a resourceVersion in an apply is a precondition you add on purpose; conditions keyed by type let every reporter own its own.",
+				},
+				Next: "tests-lie",
+				Steps: []Step{
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "The second reconcile",
+						Text:  "A controller applies its ConfigMap under the field manager `ctl`.\nIts first reconcile declares `data.x: \"1\"` and `data.y: \"1\"`. On\nthe next one only `x` needs a new value, so it sends just that:\n`data.x: \"2\"`, same manager, with force. Nobody else has ever\ntouched `x` or `y`.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ssactl-intent.yaml",
+						},
+						Question: "What is left of data.y after the second apply?",
+						Options: []Option{
+							Option{
+								ID:       "kept",
+								Label:    "It stays \"1\": an apply merges what it sends, like a merge patch",
+								Feedback: "A merge patch leaves out what it does not mention; an apply does not. The server records which fields each manager declared, and ctl's new declaration no longer has y.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "data.y",
+											Equals: "1",
+										},
+										Line: 32,
+									},
+								},
+								Line: 28,
+							},
+							Option{
+								ID:       "removed",
+								Label:    "It is removed: ctl no longer declares it, and ctl was its only owner",
+								Correct:  true,
+								Feedback: "Right. The race marks y as lost, erased by ctl's own second apply. To keep a field, keep declaring it.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "data.y",
+											Absent: true,
+										},
+										Line: 38,
+									},
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "next",
+										},
+										Line: 39,
+									},
+								},
+								Line: 33,
+							},
+							Option{
+								ID:       "refused",
+								Label:    "The apply is refused with 409, since it would take y away from its owner",
+								Feedback: "There is no one to conflict with: ctl is y's only owner, and a manager may drop its own fields. The apply is accepted.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "next",
+										},
+										Line: 44,
+									},
+								},
+								Line: 40,
+							},
+						},
+						Hint:     "What does an apply request mean — \"change these fields\", or \"these are all the fields I manage\"?",
+						Solution: "Nothing: `data.y` is **removed**. An apply is the manager's whole\nintent. The server compares it with what `ctl` declared last time;\na field that was declared then and is missing now is given up, and\na field with no owner left is deleted. Had another manager also\nowned `y`, it would have stayed.\n",
+						Code:     "apply-changed-only",
+						Line:     9,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "A new name for the same controller",
+						Text:  "The controller is released again, and the release changes its field\nmanager name from `ctl-v1` to `ctl-v2` (it was built from the\nversion string). `ctl-v1` had applied `data.x` and `data.y`. The new\nrelease no longer wants `y`, so `ctl-v2` applies only `data.x: \"2\"`,\nwith force.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ssactl-renamed.yaml",
+						},
+						Question: "What happens to data.y this time?",
+						Options: []Option{
+							Option{
+								ID:       "stays",
+								Label:    "It stays: ctl-v1 still owns it, and ctl-v2 never declared it",
+								Correct:  true,
+								Feedback: "Right. managedFields keeps an entry for ctl-v1 holding data.y; only force on data.x moved x to ctl-v2.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "data.y",
+											Equals: "1",
+										},
+										Line: 71,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.managedFields[manager=ctl-v1].operation",
+											Equals: "Apply",
+										},
+										Line: 72,
+									},
+								},
+								Line: 66,
+							},
+							Option{
+								ID:       "gone",
+								Label:    "It is removed, as in the previous step: the release no longer sends it",
+								Feedback: "In the previous step the same manager dropped the field it owned. Here the owner is ctl-v1, which sent nothing new; ctl-v2 cannot give up a field it never had.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "data.y",
+											Absent: true,
+										},
+										Line: 77,
+									},
+								},
+								Line: 73,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "409: ctl-v2 contests data.x with ctl-v1, and nothing is written",
+								Feedback: "ctl-v2 does contest x, but it applies with force, so x changes hands. The question is what nobody sent.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "v2",
+										},
+										Line: 82,
+									},
+								},
+								Line: 78,
+							},
+						},
+						Hint:     "Whose declaration does the server compare ctl-v2's request with?",
+						Solution: "It **stays**. To the server `ctl-v2` is a new manager: its request is\ncompared with what `ctl-v2` declared before (nothing), not with\n`ctl-v1`'s. `ctl-v1` still owns `data.y` in `managedFields`, and a\nfield with an owner is never removed. The old name lingers as long\nas the object does. Pick one constant field manager name per\ncontroller and never derive it from a version or a pod name.\n",
+						Code:     "apply-versioned-manager",
+						Line:     46,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Applying what you read",
+						Text:  "**b** applies `data.y: \"1\"`. Then **c** does what looks natural:\nit GETs `cm1`, sets `data.x: \"2\"` in that copy, clears\n`managedFields` and `resourceVersion` (the server refuses an apply\nwith managedFields), and applies the copy as `c`. Later **b**\nchanges its own field: it applies `data.y: \"2\"` as `b`, without\nforce.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ssactl-read-apply.yaml",
+						},
+						Question: "What does the server answer b's second apply?",
+						Options: []Option{
+							Option{
+								ID:       "ok",
+								Label:    "200: data.y is b's field, and b is only changing its own value",
+								Feedback: "That was true before c's apply. c declared y too, with the value it saw, which made c a co-owner; b's new value now contests c's.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "b2",
+										},
+										Line: 111,
+									},
+								},
+								Line: 107,
+							},
+							Option{
+								ID:       "stale",
+								Label:    "409, the version conflict: c's write moved cm1 past the version b read",
+								Feedback: "b's apply carries no resourceVersion, so there is no version to be stale. The 409 is about owners, and it names one.",
+								Claims: []Claim{
+									Claim{
+										Message: "the object has been modified",
+										Line:    116,
+									},
+								},
+								Line: 112,
+							},
+							Option{
+								ID:       "owner",
+								Label:    "409 naming c: c declared data.y with the value it read, so it co-owns it",
+								Correct:  true,
+								Feedback: "Right: conflict with \"c\": .data.y. One careless apply has made c a party to every field of the object.",
+								Claims: []Claim{
+									Claim{
+										Message: "Apply failed with 1 conflict: conflict with \"c\": .data.y",
+										Line:    122,
+									},
+								},
+								Line: 117,
+							},
+						},
+						Hint:     "Which fields did c's request declare — the one it changed, or every one in the copy?",
+						Solution: "**409**: `Apply failed with 1 conflict: conflict with \"c\": .data.y`.\nc's request named every field of the copy it read, with the values\nthat were there, so c became a co-owner of `mode`, `y` and `x` —\nmanagers that agree share a field. b now wants a different value for\na field c also manages. c never meant to own `y`; it copied it. Build\nan apply from your own inputs, or start from\n`corev1ac.ExtractConfigMap(cm, manager)`, which keeps only your\nfields.\n",
+						Code:     "apply-read-object",
+						Line:     84,
+					},
+					Step{
+						Kind:  StepKind("choose"),
+						Title: "Somebody edited your field",
+						Text:  "`ctl` owns `data.replicas` and wants it to be `\"3\"`. A person runs\n`kubectl edit` and sets it to `\"5\"`: an update under the field\nmanager `kubectl-edit`, which now owns the field. ctl's next\nreconcile applies `data.replicas: \"3\"` again.\n\nctl is the authority for this field: its value must win, and ctl\nmust own the field again.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ssactl-edited.yaml",
+							Apply: []string{
+								"ctl",
+							},
+						},
+						Question: "How should ctl send its apply?",
+						Options: []Option{
+							Option{
+								ID:       "plain",
+								Label:    "Apply without force, and let the workqueue requeue the 409",
+								Feedback: "Refused: conflict with \"kubectl-edit\" using v1: .data.replicas. A requeue sends the same request into the same owner.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("apply"),
+									Force: ptr(false),
+								},
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "ctl",
+										},
+										Line: 156,
+									},
+								},
+								Code: "apply-replicas",
+								Line: 150,
+							},
+							Option{
+								ID:       "retry",
+								Label:    "Wrap the apply in RetryOnConflict, re-reading before each try",
+								Feedback: "Five 409s in a row. IsConflict is true, so the loop retries, but nothing it re-reads changes the request or the owner.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("apply"),
+									Read:  controller.ReadSource("live"),
+									Force: ptr(false),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "ctl",
+											AtLeast:    ptr(5),
+										},
+										Line: 163,
+									},
+								},
+								Code: "apply-replicas-retry",
+								Line: 157,
+							},
+							Option{
+								ID:       "force",
+								Label:    "Apply with force, as the field's authority",
+								Correct:  true,
+								Feedback: "ctl takes data.replicas back: the value is 3 again and kubectl-edit no longer owns it.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("apply"),
+									Force: ptr(true),
+								},
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "ctl",
+										},
+										Line: 171,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.managedFields[manager=kubectl-edit]",
+											Absent: true,
+										},
+										Line: 172,
+									},
+								},
+								Code: "apply-replicas-force",
+								Line: 164,
+							},
+						},
+						Hint:     "An apply conflict is about who owns the field. What would a second attempt change about that?",
+						Solution: "With **force**. Without it the server refuses ctl's value with 409\n(`conflict with \"kubectl-edit\" using v1: .data.replicas`), and\nrefuses it again on every retry. An apply conflict *is* a Conflict\n(`apierrors.IsConflict` says true), so\n`retry.RetryOnConflict` retries it, but each attempt sends the same\ndeclaration against the same owner. Re-reading changes nothing an\napply sends. Force the fields you are the authority for; if people\nmust be able to change a field, stop managing it.\n",
+						Claims: []Claim{
+							Claim{
+								Final: &FinalClaim{
+									Path:   "data.replicas",
+									Equals: "3",
+								},
+								Line: 147,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "metadata.managedFields[manager=ctl].operation",
+									Equals: "Apply",
+								},
+								Line: 148,
+							},
+						},
+						Line: 124,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Two reporters, one list",
+						Text:  "Two controllers report on the Deployment `api` by applying to its\n`/status`, each under its own field manager: **ready** applies the\ncondition `Ready`, **synced** applies the condition `Synced`. Each\nrequest holds a `status.conditions` list with its one condition in\nit, and nothing else.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ssactl-conditions.yaml",
+						},
+						Question: "What does status.conditions hold afterwards?",
+						Options: []Option{
+							Option{
+								ID:       "last",
+								Label:    "Only Synced: the second apply sends a list of one, and a list is replaced whole",
+								Feedback: "A list without a key is replaced whole. This one is keyed by type, so the server merges it item by item, and Ready belongs to another manager.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "status.conditions[type=Ready]",
+											Absent: true,
+										},
+										Line: 199,
+									},
+								},
+								Line: 195,
+							},
+							Option{
+								ID:       "both",
+								Label:    "Ready and Synced, each owned by the manager that applied it",
+								Correct:  true,
+								Feedback: "Right. Two managers, two items, no conflict; each can later drop or change its own condition without touching the other.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "status.conditions[type=Ready].status",
+											Equals: "True",
+										},
+										Line: 205,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "status.conditions[type=Synced].status",
+											Equals: "True",
+										},
+										Line: 206,
+									},
+								},
+								Line: 200,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "Only Ready: synced is refused, because ready owns status.conditions",
+								Feedback: "That is the atomic list of a schema without list markers. With listType=map the owner is each item, not the list.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "synced",
+										},
+										Line: 211,
+									},
+								},
+								Line: 207,
+							},
+						},
+						Hint:     "In a Deployment's schema, conditions is a list keyed by one of its fields.",
+						Solution: "**Both conditions.** `DeploymentStatus.conditions` is declared\n`listType=map` with `listMapKey=type`: the server merges the list\nitem by item, and each manager owns the item whose `type` it\ndeclared. Neither apply touches the other's condition, and neither\nconflicts. On a custom resource this needs the same markers on the\nfield (`+listType=map`, `+listMapKey=type`); without them the list is\none atomic field — the next step shows what that costs.\n",
+						Code:     "apply-condition",
+						Line:     174,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "The same reporters on a bare CRD",
+						Text:  "The Widget's schema declares `status.conditions` as a plain array,\nwith no list type. The same two applies go to its `/status`, and\n`synced` gets **409**: `conflict with \"ready\" with subresource\n\"status\": .status.conditions`. The whole list is one field, and\n`ready` owns it. With force, synced's list of one would replace it and Ready\nwould be gone.\n\nGive your CRD's conditions the markers kubebuilder puts on\n`metav1.Condition` lists:\n\n```go\n// +listType=map\n// +listMapKey=type\nConditions []metav1.Condition `json:\"conditions,omitempty\"`\n```\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ssactl-conditions-crd.yaml",
+						},
+						Claims: []Claim{
+							Claim{
+								Message: "conflict with \"ready\" with subresource \"status\": .status.conditions",
+								Line:    234,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "status.conditions[type=Synced]",
+									Absent: true,
+								},
+								Line: 235,
+							},
+						},
+						Code: "apply-condition",
+						Line: 213,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "When you do want the version",
+						Text:  "An apply should normally carry no `resourceVersion` — lesson 7 showed\none from a cached copy refused for nothing. Send one **on purpose**\nwhen the intent itself was computed from what you read.\n\nHere **ctl** decides `status.phase: Small` because the spec it read\nsays `size: 1`, and applies it to `/status` with that read's\nresourceVersion. **user** resized the widget to 2 in between. The\nserver answers the ordinary `409 the object has been modified`,\nforce or not: the reconcile runs again on the new spec instead of\npublishing a phase for a spec that no longer exists. Without the\nversion the apply is accepted, and the widget reports `Small` for a\nspec of size 2.\n\nReturn that 409 to the workqueue: the next reconcile reads the new\nspec and applies a new intent. That is the one 409 around an apply a\nretry can fix — because the request changes.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/ssactl-rv.yaml",
+						},
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 409,
+									By: "ctl",
+								},
+								Line: 259,
+							},
+							Claim{
+								Message: "the object has been modified; please apply your changes to the latest version and try again",
+								Line:    260,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "status.phase",
+									Absent: true,
+								},
+								Line: 261,
+							},
+						},
+						Code: "apply-status-with-rv",
+						Line: 237,
+					},
+				},
+				File: "14-ssa-in-a-controller.yaml",
+			},
+			&Lesson{
+				ID:    "tests-lie",
+				Title: "Your tests lie",
+				Concepts: []string{
+					"fake-no-conflict",
+					"fake-per-object-rv",
+					"test-conflicts",
+				},
+				Summary: []string{
+					"client-go's fake clientset never answers 409, so a lost update passes its unit test; controller-runtime's fake does check versions, but numbers them its own way.",
+					"Test conflict handling by causing the conflict: a reactor or an interceptor that returns 409, and a run against a real API server (envtest), as this project runs every race.",
+				},
+				Next: "anti-patterns",
+				Steps: []Step{
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "Green on the fake",
+						Text:  "Two workers hold the same version of `cm1`, as two informer caches\ndo. **a** sets `data.a` and updates its copy; then **b** sets\n`data.b` and updates its own copy, with the resourceVersion it read.\n\nThe unit test drives exactly this on client-go's fake clientset\n(`fake.NewSimpleClientset`), and asserts that both calls return no\nerror. It passes: on the fake both Updates return `nil`.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/fake-stale-update.yaml",
+						},
+						Question: "What does a real API server answer to b's update?",
+						Options: []Option{
+							Option{
+								ID:       "same",
+								Label:    "200 for both, as on the fake: the fake is built on the same client code",
+								Feedback: "It shares the client's types, not the server's storage. The fake's tracker stores whatever it is given; the server compares b's resourceVersion with the object's and refuses it.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 200,
+											By: "b",
+										},
+										Line: 33,
+									},
+								},
+								Line: 29,
+							},
+							Option{
+								ID:       "merged",
+								Label:    "200 for both, and the server keeps data.a and data.b, as they are different keys",
+								Feedback: "An update sends the whole object, not the keys it changed: there is nothing to merge. b's copy is also stale, which the server checks first.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "data.b",
+											Equals: "set by b",
+										},
+										Line: 38,
+									},
+								},
+								Line: 34,
+							},
+							Option{
+								ID:       "conflict",
+								Label:    "409 for b: its copy names the version a's write replaced",
+								Correct:  true,
+								Feedback: "Right. The server keeps a's change and refuses b's. The fake, by contrast, returned nil and dropped data.a.",
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "b",
+										},
+										Line: 44,
+									},
+									Claim{
+										Final: &FinalClaim{
+											Path:   "data.a",
+											Equals: "set by a",
+										},
+										Line: 45,
+									},
+								},
+								Line: 39,
+							},
+						},
+						Hint:     "b's copy names the version both workers read. Has the object stayed at that version?",
+						Solution: "**409 Conflict.** b's update names resourceVersion 101; a's write\nmoved the object to 102, and the server refuses the stale copy. On\nthe fake the same call returned `nil` — and `data.a` was gone. The\ntest was green, and the code under test had never met a 409.\n",
+						Code:     "fake-two-writers",
+						Line:     9,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "Why the fake said yes",
+						Text:  "This is the race on the server: b's update is refused, and a's\n`data.a` survives. The fakes answer it three different ways:\n\n- **client-go's fake clientset**, `NewSimpleClientset` and\n  `NewClientset` alike: its object tracker replaces the stored object\n  with whatever it is sent, and never compares resourceVersions. b\n  gets `200`, `data.a` is **lost**, and no call ever returns 409. A\n  lost update passes the unit test; a retry loop is never entered.\n- **controller-runtime's fake client** checks the resourceVersion:\n  b gets `409`, as here.\n- **the API server** (this race, and envtest): `409`.\n\nThe project checks these statements by running this lesson's races\non every fake (`fakes/lesson_test.go`). From the source, `go run -tags\nfakes . sim --backend all -f lessons/course/scenarios/fake-stale-update.yaml`\nshows the four runs side by side.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/fake-stale-update.yaml",
+						},
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 409,
+									By: "b",
+								},
+								Line: 69,
+							},
+							Claim{
+								Kept: "data.a",
+								Line: 70,
+							},
+						},
+						Code: "fake-two-writers",
+						Line: 47,
+					},
+					Step{
+						Kind:  StepKind("predict"),
+						Title: "A number pinned by a test",
+						Text:  "A test creates two ConfigMaps, `cm1` then `cm2`, and **a** updates\n`cm1` once. On controller-runtime's fake client the test then checks\n`cm1`'s resourceVersion against `\"2\"`, and passes: that fake numbers\neach object's versions on its own, `\"1\"` at creation, `\"2\"` after the\nfirst update. (client-go's fake leaves the field empty.)\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/fake-versions.yaml",
+						},
+						Question: "What is cm1's resourceVersion after a's update on the server?",
+						Options: []Option{
+							Option{
+								ID:       "two",
+								Label:    "\"2\": it is the object's second version, whichever backend counts it",
+								Feedback: "That is the fake's counting, one counter per object. The server has one counter for the whole cluster, and cm2's creation used a number too.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.resourceVersion",
+											Equals: "2",
+										},
+										Line: 95,
+									},
+								},
+								Line: 91,
+							},
+							Option{
+								ID:       "cluster",
+								Label:    "\"103\": one counter for every write in the cluster, cm2 included",
+								Correct:  true,
+								Feedback: "Right: 101 for cm1, 102 for cm2, 103 for a's update. On the fake the same test sees \"2\".",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.resourceVersion",
+											Equals: "103",
+										},
+										Line: 101,
+									},
+								},
+								Line: 96,
+							},
+							Option{
+								ID:       "next",
+								Label:    "\"102\": one more than the version a read, 101",
+								Feedback: "Only if nothing else were written in between. cm2's creation took 102, so cm1 jumps from 101 to 103.",
+								Claims: []Claim{
+									Claim{
+										Final: &FinalClaim{
+											Path:   "metadata.resourceVersion",
+											Equals: "102",
+										},
+										Line: 106,
+									},
+								},
+								Line: 102,
+							},
+						},
+						Hint:     "The server's counter starts at 100 here, and counts more than one object.",
+						Solution: "**\"103\"**. The server numbers every write in the cluster: cm1 was\ncreated at 101, cm2 at 102, and a's update is the next write, 103.\nAn object's resourceVersion jumps by whatever else happened. The\nfake's `\"2\"` is true only of the fake, so a test that pins it tests\nthe fake. Compare resourceVersions for equality, never for a value.\n",
+						Code:     "rv-moved",
+						Line:     72,
+					},
+					Step{
+						Kind:  StepKind("choose"),
+						Title: "Three loops, one green bar",
+						Text:  "Back to the first race. b's author adds conflict handling, and the\nunit test on client-go's fake clientset is green for every version\nof it — on the fake, b's first update already succeeds, so no loop\never runs. Only the server can tell them apart: here a's change and\nb's must both end up in `cm1`.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/fake-stale-update.yaml",
+							Apply: []string{
+								"b",
+							},
+						},
+						Question: "Which version of b is right on the server?",
+						Options: []Option{
+							Option{
+								ID:       "once",
+								Label:    "One update from the Lister's copy; a 409 goes back to the workqueue",
+								Feedback: "b's single update gets 409 and gives up: data.b never lands in this run.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("update"),
+									Read:  controller.ReadSource("lister"),
+									Retry: &controller.RetryPolicy{
+										Attempts: 1,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Code: &CodeClaim{
+											Is: 409,
+											By: "b",
+										},
+										Line: 137,
+									},
+								},
+								Code: "update-with-rv",
+								Line: 131,
+							},
+							Option{
+								ID:       "live",
+								Label:    "RetryOnConflict that GETs the object before every attempt",
+								Correct:  true,
+								Feedback: "Both changes land: one 409, a fresh GET, and an update the server accepts.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("update"),
+									Read:  controller.ReadSource("live"),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("live"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "b",
+											Is:         ptr(1),
+										},
+										Line: 145,
+									},
+								},
+								Code: "retry-on-conflict",
+								Line: 138,
+							},
+							Option{
+								ID:       "lister",
+								Label:    "RetryOnConflict that re-reads the Lister before every attempt",
+								Feedback: "Five 409s: the Lister still holds version 101, so every attempt is the same stale copy.",
+								Strategy: &Strategy{
+									Write: controller.WriteMethod("update"),
+									Read:  controller.ReadSource("lister"),
+									Retry: &controller.RetryPolicy{
+										Attempts: 5,
+										On:       controller.RetryOn("conflict"),
+										Reread:   controller.ReadSource("lister"),
+										Backoff:  time.Duration(10000000),
+									},
+								},
+								Claims: []Claim{
+									Claim{
+										Conflicts: &CountClaim{
+											Controller: "b",
+											AtLeast:    ptr(5),
+										},
+										Line: 152,
+									},
+								},
+								Code: "retry-with-lister",
+								Line: 146,
+							},
+						},
+						Hint:     "On a server, a retry has to send something the server will accept.",
+						Solution: "**RetryOnConflict with a live GET.** The server answers b's stale\ncopy with 409; the loop reads the current object and applies b's\nchange to it, and both fields land. One attempt returns the 409\nand drops b's change; a retry that re-reads the Lister, whose watch\nevent has not arrived, sends the same stale version five times. All\nthree pass the unit test on client-go's fake, where b's first\nupdate returns `200` and quietly erases `data.a`.\n",
+						Claims: []Claim{
+							Claim{
+								Final: &FinalClaim{
+									Path:   "data.a",
+									Equals: "set by a",
+								},
+								Line: 128,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "data.b",
+									Equals: "set by b",
+								},
+								Line: 129,
+							},
+						},
+						Line: 108,
+					},
+					Step{
+						Kind:  StepKind("read"),
+						Title: "Make the conflict happen",
+						Text:  "A test that never sees a 409 cannot test what you do with one. Cause\nit:\n\n- **A reactor** on client-go's fake (`PrependReactor`) that returns\n  `apierrors.NewConflict` for the first update and lets the rest\n  through: the loop now meets its 409. The tracker still takes a\n  stale retry, so also assert what was sent: a GET before every\n  update, from `c.Actions()`.\n- **controller-runtime's fake client**, which refuses a stale\n  resourceVersion by itself, and takes `interceptor.Funcs` to inject\n  a conflict where you want one. Its versions are its own count\n  per object: compare them, never pin them.\n- **envtest**: a real kube-apiserver and etcd, started by the test.\n  Every answer is the server's, because it is the server. This\n  project runs every race of the course that way\n  (`conformance/`), and holds the simulator to whatever the real\n  server answers.\n\nThe race is b inside `RetryOnConflict` on the server: the 409 a\nreactor fakes is the one b gets here, followed by the GET and the\nupdate that succeeds. On client-go's fake this loop never runs.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/fake-stale-retry.yaml",
+						},
+						Claims: []Claim{
+							Claim{
+								Code: &CodeClaim{
+									Is: 409,
+									By: "b",
+								},
+								Line: 181,
+							},
+							Claim{
+								Conflicts: &CountClaim{
+									Controller: "b",
+									Is:         ptr(1),
+								},
+								Line: 182,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "data.a",
+									Equals: "set by a",
+								},
+								Line: 183,
+							},
+							Claim{
+								Final: &FinalClaim{
+									Path:   "data.b",
+									Equals: "set by b",
+								},
+								Line: 184,
+							},
+						},
+						Code: "reactor-conflict",
+						Line: 154,
+					},
+				},
+				File: "15-tests-lie.yaml",
 			},
 			&Lesson{
 				ID:    "anti-patterns",
@@ -3063,7 +5994,7 @@ func builtinCourseLiteral() *Pack {
 						Line:     150,
 					},
 				},
-				File: "10-anti-patterns.yaml",
+				File: "16-anti-patterns.yaml",
 			},
 			&Lesson{
 				ID:    "capstone",
@@ -3744,7 +6675,7 @@ func builtinCourseLiteral() *Pack {
 						Line: 262,
 					},
 				},
-				File: "11-capstone.yaml",
+				File: "17-capstone.yaml",
 			},
 		},
 		Scenarios: map[string]*scenario.Scenario{
@@ -4968,6 +7899,433 @@ func builtinCourseLiteral() *Pack {
 				},
 				MaxSteps: 500,
 			},
+			"scenarios/cr-api-reader.yaml": &scenario.Scenario{
+				Name:        "cr-api-reader",
+				Description: "rollout changes spec.color; r updates spec.size from its cache and\nretries on conflict, re-reading from the API server.\n",
+				File:        "scenarios/cr-api-reader.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"color": "blue",
+								"size":  int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "rollout",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.color"),
+									Value: "green",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "r",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(2),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 5,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+								Backoff:  time.Duration(10000000),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"rollout",
+					"rollout",
+					"r",
+					"r",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/cr-cached-get.yaml": &scenario.Scenario{
+				Name:        "cr-cached-get",
+				Description: "rollout changes spec.color; r updates spec.size from its cache and\nretries on conflict, re-reading with r.Get.\n",
+				File:        "scenarios/cr-cached-get.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"color": "blue",
+								"size":  int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "rollout",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.color"),
+									Value: "green",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "r",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(2),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 5,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("lister"),
+								Backoff:  time.Duration(10000000),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"rollout",
+					"rollout",
+					"r",
+					"r",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/cr-create-or-update.yaml": &scenario.Scenario{
+				Name:        "cr-create-or-update",
+				Description: "rollout changes spec.color; r runs CreateOrUpdate on w1 to set\nspec.size, reading from a cache that has not seen rollout's write.\n",
+				File:        "scenarios/cr-create-or-update.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"color": "blue",
+								"size":  int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "rollout",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.color"),
+									Value: "green",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "r",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(2),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"rollout",
+					"rollout",
+					"r",
+					"r",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/cr-merge-from.yaml": &scenario.Scenario{
+				Name:        "cr-merge-from",
+				Description: "a adds x to spec.items, then b, whose cache has not seen a's patch,\nadds y; both patch w1 with client.MergeFrom.\n",
+				File:        "scenarios/cr-merge-from.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"items": []interface{}{
+									"base",
+								},
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("append"),
+									Path:  mustPath("spec.items"),
+									Value: "x",
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("append"),
+									Path:  mustPath("spec.items"),
+									Value: "y",
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"a",
+					"a",
+					"b",
+					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/cr-requeue.yaml": &scenario.Scenario{
+				Name:        "cr-requeue",
+				Description: "rollout changes spec.color; r's CreateOrUpdate reads its cache before\nthe event arrives, gets 409 and returns the error.\n",
+				File:        "scenarios/cr-requeue.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"color": "blue",
+								"size":  int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "rollout",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.color"),
+									Value: "green",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "r",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(2),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Requeue: controller.RequeuePolicy{
+								Max: 3,
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"rollout",
+					"rollout",
+					"r",
+					"r",
+				},
+				MaxSteps: 500,
+			},
 			"scenarios/crd-smp.yaml": &scenario.Scenario{
 				Name:        "crd-smp",
 				Description: "c adds a finalizer to the custom resource w1 with a strategic merge patch.\n",
@@ -5130,6 +8488,842 @@ func builtinCourseLiteral() *Pack {
 				},
 				MaxSteps: 500,
 			},
+			"scenarios/del-delete.yaml": &scenario.Scenario{
+				Name:        "del-delete",
+				Description: "ops reads w1 and sends DELETE. w1 carries the finalizer\nexample.com/cleanup.\n",
+				File:        "scenarios/del-delete.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"finalizers": []interface{}{
+									"example.com/cleanup",
+								},
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ops",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read:  controller.ReadSource("live"),
+							Write: controller.WriteMethod("delete"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/del-last-finalizer.yaml": &scenario.Scenario{
+				Name:        "del-last-finalizer",
+				Description: "ops deletes w1; cleanup removes the only finalizer; then status reads\nw1 from the API server to set status.phase.\n",
+				File:        "scenarios/del-last-finalizer.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"finalizers": []interface{}{
+									"example.com/cleanup",
+								},
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ops",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read:  controller.ReadSource("live"),
+							Write: controller.WriteMethod("delete"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "cleanup",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("remove-from-list"),
+									Path:  mustPath("metadata.finalizers"),
+									Value: "example.com/cleanup",
+								},
+							},
+							Write: controller.WriteMethod("json-patch"),
+							Test:  controller.TestMode("values"),
+							Retry: controller.RetryPolicy{
+								Attempts: 5,
+								On:       controller.RetryOn("test-failed"),
+								Reread:   controller.ReadSource("live"),
+								Backoff:  time.Duration(10000000),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "status",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("status.phase"),
+									Value: "Ready",
+								},
+							},
+							Write:       controller.WriteMethod("update"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"ops",
+					"ops",
+					"cleanup",
+					"cleanup",
+					"status",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/del-late-finalizer.yaml": &scenario.Scenario{
+				Name:        "del-late-finalizer",
+				Description: "ops deletes w1, held by example.com/cleanup; then backup adds its\nfinalizer example.com/backup with a JSON merge patch.\n",
+				File:        "scenarios/del-late-finalizer.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"finalizers": []interface{}{
+									"example.com/cleanup",
+								},
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ops",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read:  controller.ReadSource("live"),
+							Write: controller.WriteMethod("delete"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "backup",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("add-to-set"),
+									Path:  mustPath("metadata.finalizers"),
+									Value: "example.com/backup",
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"ops",
+					"ops",
+					"backup",
+					"backup",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/del-recreate-uid.yaml": &scenario.Scenario{
+				Name:        "del-recreate-uid",
+				Description: "gc reads cm1 from its Lister and deletes it with Preconditions{UID}; meanwhile owner\ndeletes cm1 and maker creates a new cm1.\n",
+				File:        "scenarios/del-recreate-uid.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"generation": "old",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "gc",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("delete"),
+							Preconditions: controller.Preconditions{
+								UID: true,
+							},
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "owner",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read:  controller.ReadSource("live"),
+							Write: controller.WriteMethod("delete"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "maker",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("create"),
+							Object: &unstructured.Unstructured{
+								Object: map[string]interface{}{
+									"apiVersion": "v1",
+									"data": map[string]interface{}{
+										"generation": "new",
+									},
+									"kind": "ConfigMap",
+									"metadata": map[string]interface{}{
+										"name":      "cm1",
+										"namespace": "default",
+									},
+								},
+							},
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"gc",
+					"owner",
+					"owner",
+					"maker",
+					"gc",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/del-recreate.yaml": &scenario.Scenario{
+				Name:        "del-recreate",
+				Description: "gc reads cm1 from its Lister and deletes it by name; meanwhile owner\ndeletes cm1 and maker creates a new cm1.\n",
+				File:        "scenarios/del-recreate.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"generation": "old",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "gc",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("delete"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "owner",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read:  controller.ReadSource("live"),
+							Write: controller.WriteMethod("delete"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "maker",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("create"),
+							Object: &unstructured.Unstructured{
+								Object: map[string]interface{}{
+									"apiVersion": "v1",
+									"data": map[string]interface{}{
+										"generation": "new",
+									},
+									"kind": "ConfigMap",
+									"metadata": map[string]interface{}{
+										"name":      "cm1",
+										"namespace": "default",
+									},
+								},
+							},
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"gc",
+					"owner",
+					"owner",
+					"maker",
+					"gc",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/del-release.yaml": &scenario.Scenario{
+				Name:        "del-release",
+				Description: "you removes its finalizer from the Widget w1 while other adds its own.\n",
+				File:        "scenarios/del-release.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"finalizers": []interface{}{
+									"example.com/you",
+									"example.com/audit",
+								},
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "you",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("remove-from-list"),
+									Path:  mustPath("metadata.finalizers"),
+									Value: "example.com/you",
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "other",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("add-to-set"),
+									Path:  mustPath("metadata.finalizers"),
+									Value: "example.com/other",
+								},
+							},
+							Write: controller.WriteMethod("json-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"you",
+					"other",
+					"other",
+					"you",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/del-renewed.yaml": &scenario.Scenario{
+				Name:        "del-renewed",
+				Description: "gc decided from its cached copy of cm1 to delete it; renew updates cm1\nbefore gc's DELETE, which carries Preconditions{UID, ResourceVersion}.\n",
+				File:        "scenarios/del-renewed.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"expired": "true",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "gc",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("delete"),
+							Preconditions: controller.Preconditions{
+								ResourceVersion: true,
+								UID:             true,
+							},
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "renew",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.expired"),
+									Value: "false",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"gc",
+					"renew",
+					"renew",
+					"gc",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/fake-stale-retry.yaml": &scenario.Scenario{
+				Name:        "fake-stale-retry",
+				Description: "a and b read cm1 at the same version; a updates it, then b updates its\nstale copy, inside RetryOnConflict with a live GET on every retry.\n",
+				File:        "scenarios/fake-stale-retry.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.a"),
+									Value: "set by a",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.b"),
+									Value: "set by b",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 5,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+								Backoff:  time.Duration(10000000),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"a",
+					"b",
+					"a",
+					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/fake-stale-update.yaml": &scenario.Scenario{
+				Name:        "fake-stale-update",
+				Description: "a and b read cm1 at the same version; a updates it, then b updates its\nstale copy.\n",
+				File:        "scenarios/fake-stale-update.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.a"),
+									Value: "set by a",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.b"),
+									Value: "set by b",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"a",
+					"b",
+					"a",
+					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/fake-versions.yaml": &scenario.Scenario{
+				Name:        "fake-versions",
+				Description: "cm1 and cm2 are created; a reads cm1 and updates it once.\n",
+				File:        "scenarios/fake-versions.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "green",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm2",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.mode"),
+									Value: "red",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				MaxSteps: 500,
+			},
 			"scenarios/finalizers.yaml": &scenario.Scenario{
 				Name:        "finalizers",
 				Description: "a and b each add a finalizer to cm1 with a patch computed from the same\ncached copy.\n",
@@ -5210,6 +9404,513 @@ func builtinCourseLiteral() *Pack {
 					"b",
 					"a",
 					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/gen-bumps.yaml": &scenario.Scenario{
+				Name:        "gen-bumps",
+				Description: "labeler adds a label, reporter writes status.phase to /status, resizer\nchanges spec.size; each reads w1 live and updates it.\n",
+				File:        "scenarios/gen-bumps.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "labeler",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("metadata.labels.team"),
+									Value: "a",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "reporter",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("status.phase"),
+									Value: "Ready",
+								},
+							},
+							Write:       controller.WriteMethod("update"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "resizer",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(2),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Schedule: []string{
+					"labeler",
+					"labeler",
+					"reporter",
+					"reporter",
+					"resizer",
+					"resizer",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/gen-play-report.yaml": &scenario.Scenario{
+				Name:        "gen-play-report",
+				Description: "user resizes w1 to 3; ctl reports readyReplicas and observedGeneration\nfrom its cache with a merge patch of /status.\n",
+				File:        "scenarios/gen-play-report.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "user",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(3),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 5,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+								Backoff:  time.Duration(10000000),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ctl",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("copy"),
+									Path: mustPath("status.readyReplicas"),
+									From: mustPath("spec.size"),
+								},
+								controller.Mutation{
+									Op:   controller.Op("copy"),
+									Path: mustPath("status.observedGeneration"),
+									From: mustPath("metadata.generation"),
+								},
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("status.phase"),
+									Value: "Ready",
+								},
+							},
+							Write:       controller.WriteMethod("merge-patch"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/gen-report.yaml": &scenario.Scenario{
+				Name:        "gen-report",
+				Description: "user resizes w1 to 3 (generation 2); ctl's cache still holds generation\n1; ctl reports readyReplicas and observedGeneration through /status.\n",
+				File:        "scenarios/gen-report.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "user",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(3),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ctl",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("copy"),
+									Path: mustPath("status.readyReplicas"),
+									From: mustPath("spec.size"),
+								},
+								controller.Mutation{
+									Op:   controller.Op("copy"),
+									Path: mustPath("status.observedGeneration"),
+									From: mustPath("metadata.generation"),
+								},
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("status.phase"),
+									Value: "Ready",
+								},
+							},
+							Write:       controller.WriteMethod("update"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"user",
+					"user",
+					"ctl",
+					"ctl",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/gen-stale-report.yaml": &scenario.Scenario{
+				Name:        "gen-stale-report",
+				Description: "user resizes w1 to 3 (generation 2); ctl's cache still holds generation\n1, and ctl reports on that copy through /status.\n",
+				File:        "scenarios/gen-stale-report.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "user",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(3),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ctl",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("copy"),
+									Path: mustPath("status.readyReplicas"),
+									From: mustPath("spec.size"),
+								},
+								controller.Mutation{
+									Op:   controller.Op("copy"),
+									Path: mustPath("status.observedGeneration"),
+									From: mustPath("metadata.generation"),
+								},
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("status.phase"),
+									Value: "Ready",
+								},
+							},
+							Write:       controller.WriteMethod("merge-patch"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"user",
+					"user",
+					"ctl",
+					"ctl",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/gen-trusting-reader.yaml": &scenario.Scenario{
+				Name:        "gen-trusting-reader",
+				Description: "ctl reports Ready for generation 1; user resizes w1 (generation 2);\ndeployer reads w1 and releases it if status.phase is Ready.\n",
+				File:        "scenarios/gen-trusting-reader.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ctl",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("copy"),
+									Path: mustPath("status.readyReplicas"),
+									From: mustPath("spec.size"),
+								},
+								controller.Mutation{
+									Op:   controller.Op("copy"),
+									Path: mustPath("status.observedGeneration"),
+									From: mustPath("metadata.generation"),
+								},
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("status.phase"),
+									Value: "Ready",
+								},
+							},
+							Write:       controller.WriteMethod("update"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "user",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(3),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "deployer",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("metadata.annotations[\"example.com/released\"]"),
+									Value: "true",
+									When: &controller.Condition{
+										Path:   mustPath("status.phase"),
+										Equals: "Ready",
+									},
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Schedule: []string{
+					"ctl",
+					"ctl",
+					"user",
+					"user",
+					"deployer",
+					"deployer",
 				},
 				MaxSteps: 500,
 			},
@@ -5803,6 +10504,359 @@ func builtinCourseLiteral() *Pack {
 				},
 				MaxSteps: 500,
 			},
+			"scenarios/play-burst.yaml": &scenario.Scenario{
+				Name:        "play-burst",
+				Description: "b patches cm1 five times in a burst; a sets its own key with a single\nupdate and swallows the error.\n",
+				File:        "scenarios/play-burst.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"beats": "0",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.owner"),
+									Value: "a",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("increment"),
+									Path: mustPath("data.beats"),
+									By:   int64(1),
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 5,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"a",
+					"b",
+					"b",
+					"a",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/play-counter.yaml": &scenario.Scenario{
+				Name:        "play-counter",
+				Description: "a, b and c each increment data.count from their cached copy with a\nblind merge patch.\n",
+				File:        "scenarios/play-counter.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"count": "0",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "counter",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "counter",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("increment"),
+									Path: mustPath("data.count"),
+									By:   int64(1),
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "counter",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("increment"),
+									Path: mustPath("data.count"),
+									By:   int64(1),
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "c",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "counter",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("increment"),
+									Path: mustPath("data.count"),
+									By:   int64(1),
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Schedule: []string{
+					"a",
+					"a",
+					"b",
+					"b",
+					"c",
+					"c",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/play-finalizers.yaml": &scenario.Scenario{
+				Name:        "play-finalizers",
+				Description: "a adds its finalizer to cm1 with a strategic merge patch; b adds its own\nwith a JSON merge patch built from its cached copy.\n",
+				File:        "scenarios/play-finalizers.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("add-to-set"),
+									Path:  mustPath("metadata.finalizers"),
+									Value: "example.com/a",
+								},
+							},
+							Write: controller.WriteMethod("strategic-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("add-to-set"),
+									Path:  mustPath("metadata.finalizers"),
+									Value: "example.com/b",
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Schedule: []string{
+					"a",
+					"a",
+					"b",
+					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/play-spec-status.yaml": &scenario.Scenario{
+				Name:        "play-spec-status",
+				Description: "spec patches spec.size of w1; status reads w1 and sends status.phase\nwith an update to the main resource.\n",
+				File:        "scenarios/play-spec-status.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "spec",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(2),
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "status",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("status.phase"),
+									Value: "Ready",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"spec",
+					"spec",
+					"status",
+					"status",
+				},
+				MaxSteps: 500,
+			},
 			"scenarios/retry-422.yaml": &scenario.Scenario{
 				Name:        "retry-422",
 				Description: "c adds the finalizer \"cleanup\" with a live GET and an update, retrying\nevery error up to five times.\n",
@@ -6022,6 +11076,320 @@ func builtinCourseLiteral() *Pack {
 					"b",
 					"a",
 					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ryw-double-create.yaml": &scenario.Scenario{
+				Name:        "ryw-double-create",
+				Description: "c reconciles parent twice; each reconcile lists its cache for a child\nwith app=web and creates one (generateName) if it finds none.\n",
+				File:        "scenarios/ryw-double-create.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"replicas": "1",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "parent",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "c",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("create"),
+							Object: &unstructured.Unstructured{
+								Object: map[string]interface{}{
+									"apiVersion": "v1",
+									"data": map[string]interface{}{
+										"owner": "parent",
+									},
+									"kind": "ConfigMap",
+									"metadata": map[string]interface{}{
+										"generateName": "web-",
+										"labels": map[string]interface{}{
+											"app": "web",
+										},
+										"namespace": "default",
+									},
+								},
+							},
+							WhenAbsent: true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 2,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"c",
+					"c",
+					"c",
+					"c",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ryw-expectations.yaml": &scenario.Scenario{
+				Name:        "ryw-expectations",
+				Description: "c reconciles parent twice; each reconcile lists its cache for a child\nwith app=web and creates one (generateName) if it finds none. After\nits create, c waits until its cache has seen the child.\n",
+				File:        "scenarios/ryw-expectations.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"replicas": "1",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "parent",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "c",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("create"),
+							Object: &unstructured.Unstructured{
+								Object: map[string]interface{}{
+									"apiVersion": "v1",
+									"data": map[string]interface{}{
+										"owner": "parent",
+									},
+									"kind": "ConfigMap",
+									"metadata": map[string]interface{}{
+										"generateName": "web-",
+										"labels": map[string]interface{}{
+											"app": "web",
+										},
+										"namespace": "default",
+									},
+								},
+							},
+							WhenAbsent:   true,
+							Expectations: true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 2,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"c",
+					"c",
+					"c",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ryw-named.yaml": &scenario.Scenario{
+				Name:        "ryw-named",
+				Description: "c reconciles parent twice; each reconcile looks for web-child in its\ncache and creates it if it is not there, inside retry.RetryOnConflict.\n",
+				File:        "scenarios/ryw-named.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"replicas": "1",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "parent",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "c",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "web-child",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("create"),
+							Object: &unstructured.Unstructured{
+								Object: map[string]interface{}{
+									"apiVersion": "v1",
+									"data": map[string]interface{}{
+										"owner": "parent",
+									},
+									"kind": "ConfigMap",
+									"metadata": map[string]interface{}{
+										"labels": map[string]interface{}{
+											"app": "web",
+										},
+										"name":      "web-child",
+										"namespace": "default",
+									},
+								},
+							},
+							WhenAbsent: true,
+							Retry: controller.RetryPolicy{
+								Attempts: 5,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+								Backoff:  time.Duration(10000000),
+							},
+							Reconciles: 2,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ryw-own-update-wait.yaml": &scenario.Scenario{
+				Name:        "ryw-own-update-wait",
+				Description: "c increments data.syncs on cm1 twice, each time from its Lister's copy,\nwith an update carrying that copy's resourceVersion. Before it reads\nagain, it waits until its cache has seen its own write.\n",
+				File:        "scenarios/ryw-own-update-wait.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"syncs": "0",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "c",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("increment"),
+									Path: mustPath("data.syncs"),
+									By:   int64(1),
+								},
+							},
+							Write:        controller.WriteMethod("update"),
+							Expectations: true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 2,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"c",
+					"c",
+					"c",
+					"c",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ryw-own-update.yaml": &scenario.Scenario{
+				Name:        "ryw-own-update",
+				Description: "c increments data.syncs on cm1 twice, each time from its Lister's copy,\nwith an update carrying that copy's resourceVersion.\n",
+				File:        "scenarios/ryw-own-update.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"syncs": "0",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "c",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("increment"),
+									Path: mustPath("data.syncs"),
+									By:   int64(1),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 2,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"c",
+					"c",
+					"c",
+					"c",
 				},
 				MaxSteps: 500,
 			},
@@ -6245,6 +11613,692 @@ func builtinCourseLiteral() *Pack {
 					"status",
 					"spec",
 					"status",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ssactl-conditions-crd.yaml": &scenario.Scenario{
+				Name:        "ssactl-conditions-crd",
+				Description: "ready applies the condition Ready to w1's /status; synced applies the\ncondition Synced, each under its own field manager.\n",
+				File:        "scenarios/ssactl-conditions-crd.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ready",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("add-to-set"),
+									Path: mustPath("status.conditions"),
+									Value: map[string]interface{}{
+										"lastTransitionTime": "2026-12-01T10:00:00Z",
+										"lastUpdateTime":     "2026-12-01T10:00:00Z",
+										"reason":             "PodsReady",
+										"status":             "True",
+										"type":               "Ready",
+									},
+								},
+							},
+							Write:       controller.WriteMethod("apply"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "synced",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("add-to-set"),
+									Path: mustPath("status.conditions"),
+									Value: map[string]interface{}{
+										"lastTransitionTime": "2026-12-01T10:00:00Z",
+										"lastUpdateTime":     "2026-12-01T10:00:00Z",
+										"reason":             "ConfigApplied",
+										"status":             "True",
+										"type":               "Synced",
+									},
+								},
+							},
+							Write:       controller.WriteMethod("apply"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"ready",
+					"ready",
+					"synced",
+					"synced",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ssactl-conditions.yaml": &scenario.Scenario{
+				Name:        "ssactl-conditions",
+				Description: "ready applies the condition Ready to api's /status; synced applies the\ncondition Synced, each under its own field manager.\n",
+				File:        "scenarios/ssactl-conditions.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "apps/v1",
+							"kind":       "Deployment",
+							"metadata": map[string]interface{}{
+								"name":      "api",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"replicas": int64(1),
+								"selector": map[string]interface{}{
+									"matchLabels": map[string]interface{}{
+										"app": "api",
+									},
+								},
+								"template": map[string]interface{}{
+									"metadata": map[string]interface{}{
+										"labels": map[string]interface{}{
+											"app": "api",
+										},
+									},
+									"spec": map[string]interface{}{
+										"containers": []interface{}{
+											map[string]interface{}{
+												"image": "api:1.0",
+												"name":  "app",
+											},
+										},
+									},
+								},
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ready",
+							Target: api.Ref{
+								Kind:      api.Kind("Deployment"),
+								Namespace: "default",
+								Name:      "api",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("add-to-set"),
+									Path: mustPath("status.conditions"),
+									Value: map[string]interface{}{
+										"lastTransitionTime": "2026-12-01T10:00:00Z",
+										"lastUpdateTime":     "2026-12-01T10:00:00Z",
+										"reason":             "PodsReady",
+										"status":             "True",
+										"type":               "Ready",
+									},
+								},
+							},
+							Write:       controller.WriteMethod("apply"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "synced",
+							Target: api.Ref{
+								Kind:      api.Kind("Deployment"),
+								Namespace: "default",
+								Name:      "api",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:   controller.Op("add-to-set"),
+									Path: mustPath("status.conditions"),
+									Value: map[string]interface{}{
+										"lastTransitionTime": "2026-12-01T10:00:00Z",
+										"lastUpdateTime":     "2026-12-01T10:00:00Z",
+										"reason":             "ConfigApplied",
+										"status":             "True",
+										"type":               "Synced",
+									},
+								},
+							},
+							Write:       controller.WriteMethod("apply"),
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"ready",
+					"ready",
+					"synced",
+					"synced",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ssactl-edited.yaml": &scenario.Scenario{
+				Name:        "ssactl-edited",
+				Description: "a person edits data.replicas to 5 with kubectl edit; the controller\nctl then applies data.replicas=3, its value.\n",
+				File:        "scenarios/ssactl-edited.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"replicas": "3",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "edit",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.replicas"),
+									Value: "5",
+								},
+							},
+							Write:        controller.WriteMethod("update"),
+							FieldManager: "kubectl-edit",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ctl",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.replicas"),
+									Value: "3",
+								},
+							},
+							Write: controller.WriteMethod("apply"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Schedule: []string{
+					"edit",
+					"edit",
+					"ctl",
+					"ctl",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ssactl-intent.yaml": &scenario.Scenario{
+				Name:        "ssactl-intent",
+				Description: "ctl applies data.x=1 and data.y=1; its next reconcile applies only\ndata.x=2, under the same field manager.\n",
+				File:        "scenarios/ssactl-intent.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "first",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.x"),
+									Value: "1",
+								},
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.y"),
+									Value: "1",
+								},
+							},
+							Write:        controller.WriteMethod("apply"),
+							FieldManager: "ctl",
+							Force:        true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "next",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.x"),
+									Value: "2",
+								},
+							},
+							Write:        controller.WriteMethod("apply"),
+							FieldManager: "ctl",
+							Force:        true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"first",
+					"first",
+					"next",
+					"next",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ssactl-read-apply.yaml": &scenario.Scenario{
+				Name:        "ssactl-read-apply",
+				Description: "b applies data.y=1; c applies the whole object it read with data.x=2\nadded; b then applies data.y=2.\n",
+				File:        "scenarios/ssactl-read-apply.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.y"),
+									Value: "1",
+								},
+							},
+							Write: controller.WriteMethod("apply"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "c",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read:  controller.ReadSource("live"),
+							Write: controller.WriteMethod("apply"),
+							Body: map[string]interface{}{
+								"apiVersion": "v1",
+								"data": map[string]interface{}{
+									"mode": "blue",
+									"x":    "2",
+									"y":    "1",
+								},
+								"kind": "ConfigMap",
+								"metadata": map[string]interface{}{
+									"name":      "cm1",
+									"namespace": "default",
+								},
+							},
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b2",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.y"),
+									Value: "2",
+								},
+							},
+							Write:        controller.WriteMethod("apply"),
+							FieldManager: "b",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"b",
+					"b",
+					"c",
+					"c",
+					"b2",
+					"b2",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ssactl-renamed.yaml": &scenario.Scenario{
+				Name:        "ssactl-renamed",
+				Description: "ctl-v1 applied data.x=1 and data.y=1; the next release, as ctl-v2,\napplies only data.x=2.\n",
+				File:        "scenarios/ssactl-renamed.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "v1",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.x"),
+									Value: "1",
+								},
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.y"),
+									Value: "1",
+								},
+							},
+							Write:        controller.WriteMethod("apply"),
+							FieldManager: "ctl-v1",
+							Force:        true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "v2",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.x"),
+									Value: "2",
+								},
+							},
+							Write:        controller.WriteMethod("apply"),
+							FieldManager: "ctl-v2",
+							Force:        true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Delay: time.Duration(5000000),
+				},
+				Schedule: []string{
+					"v1",
+					"v1",
+					"v2",
+					"v2",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/ssactl-rv.yaml": &scenario.Scenario{
+				Name:        "ssactl-rv",
+				Description: "user resizes w1 to 2; ctl, whose cache still shows size 1, applies\nstatus.phase=Small to /status with the resourceVersion it read.\n",
+				File:        "scenarios/ssactl-rv.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "user",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("spec.size"),
+									Value: int64(2),
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ctl",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("status.phase"),
+									Value: "Small",
+									When: &controller.Condition{
+										Path:   mustPath("spec.size"),
+										Equals: int64(1),
+									},
+								},
+							},
+							Write:       controller.WriteMethod("apply"),
+							WithRV:      true,
+							Force:       true,
+							Subresource: "status",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"user",
+					"user",
+					"ctl",
+					"ctl",
 				},
 				MaxSteps: 500,
 			},

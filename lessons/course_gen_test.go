@@ -32,7 +32,7 @@ func TestBuiltinCourseUpToDate(t *testing.T) {
 
 // TestBuiltinCourseIsTheParsedCourse: the compiled course is, value for
 // value, the course Load reads from its files, and each call gives a copy
-// of its own (the quiz adds scenarios to the pack it is given).
+// of its own (a caller that edits its pack never edits another's).
 func TestBuiltinCourseIsTheParsedCourse(t *testing.T) {
 	parsed, err := lessons.Load(os.DirFS("course"))
 	if err != nil {

@@ -1,5 +1,5 @@
 // Package lessons holds the course format: a lesson is a YAML file of
-// steps (read, predict, choose) whose prose is Markdown and whose races are
+// steps (read, predict, choose, play) whose prose is Markdown and whose races are
 // scenario files run by the simulator. Every claim a step makes about a
 // race is checked against the simulator (see Check), so the course cannot
 // say something the engine does not do.
@@ -35,6 +35,9 @@ const (
 	Predict StepKind = "predict"
 	// Choose: the learner picks a strategy; the race runs with it.
 	Choose StepKind = "choose"
+	// Play: the learner is the scheduler (break it) or tunes the
+	// controllers until no order loses (fix it); see play.go.
+	Play StepKind = "play"
 )
 
 // Step is one screen of a lesson.
@@ -55,6 +58,8 @@ type Step struct {
 	Claims []Claim
 	// Code names a snippet shown in the code pane.
 	Code string
+	// Goal is what a play step asks for.
+	Goal *PlayGoal
 	// Line is where the step starts in its file.
 	Line int
 }

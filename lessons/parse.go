@@ -90,6 +90,7 @@ type stepFile struct {
 	Solution string      `yaml:"solution"`
 	Claims   []yaml.Node `yaml:"claims"`
 	Code     string      `yaml:"code"`
+	Goal     yaml.Node   `yaml:"goal"`
 }
 
 type raceFile struct {
@@ -337,8 +338,34 @@ func parseStep(file, field string, n *yaml.Node) (Step, error) {
 		if s.Race == nil {
 			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".race", Msg: "a " + sf.Kind + " step needs a race"})
 		}
+	case Play:
+		if s.Question == "" {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".question", Msg: "required for a play step: the task, in one line"})
+		}
+		if s.Hint == "" {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".hint", Msg: "every question has a hint"})
+		}
+		if s.Race == nil {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".race", Msg: "a play step needs a race"})
+		}
+		if len(sf.Options) > 0 {
+			errs = append(errs, &Error{File: file, Line: lineOf(n, "options"), Field: field + ".options", Msg: "a play step has a goal, not options"})
+		}
+		if len(sf.Claims) > 0 {
+			errs = append(errs, &Error{File: file, Line: lineOf(n, "claims"), Field: field + ".claims", Msg: "a play step's claims go in its goal (break) or are proven by it (fix)"})
+		}
+		if sf.Goal.Kind == 0 {
+			errs = append(errs, &Error{File: file, Line: n.Line, Field: field + ".goal", Msg: errNoGoal.Error()})
+		} else if g, err := parseGoal(file, field+".goal", &sf.Goal); err != nil {
+			errs = append(errs, err)
+		} else {
+			s.Goal = g
+		}
 	default:
-		return s, &Error{File: file, Line: lineOf(n, "kind"), Field: field + ".kind", Msg: fmt.Sprintf("%q: want read, predict or choose", sf.Kind)}
+		return s, &Error{File: file, Line: lineOf(n, "kind"), Field: field + ".kind", Msg: fmt.Sprintf("%q: want read, predict, choose or play", sf.Kind)}
+	}
+	if sf.Goal.Kind != 0 && s.Kind != Play {
+		errs = append(errs, &Error{File: file, Line: lineOf(n, "goal"), Field: field + ".goal", Msg: "only a play step has a goal"})
 	}
 	for i := range sf.Claims {
 		c, err := ParseClaim(file, fmt.Sprintf("%s.claims[%d]", field, i), &sf.Claims[i])

@@ -73,6 +73,11 @@ func Merge(disk, base, mine *Progress) *Progress {
 			}
 			da.Attempts += max(0, ma.Attempts-ba.Attempts)
 			da.Correct = da.Correct || ma.Correct
+			// A play step's best solution is the fewest moves either
+			// side found (0: not solved).
+			if ma.Best > 0 && (da.Best == 0 || ma.Best < da.Best) {
+				da.Best = ma.Best
+			}
 			dl.Answers[step] = da
 		}
 	}

@@ -189,3 +189,24 @@ func TestImportKeepsNumberedBackups(t *testing.T) {
 		t.Error("an existing backup was overwritten")
 	}
 }
+
+// A play step's best solution merges as the fewest moves either session
+// found; its first solution (FirstTry) stays the file's.
+func TestMergePlayBest(t *testing.T) {
+	base := New()
+	disk := base.clone()
+	disk.Lesson("a").RecordPlay(4, 6, 4) // over par
+	mine := base.clone()
+	mine.Lesson("a").RecordPlay(4, 5, 4)
+	got := Merge(disk, base, mine).Lessons["a"].Answers[4]
+	if got.Best != 5 || got.Attempts != 2 || !got.Correct || got.FirstTry {
+		t.Fatalf("merged %+v, want best 5 over 2 attempts, correct, not at par first", got)
+	}
+	l := &Lesson{}
+	if a := l.RecordPlay(0, 4, 4); !a.FirstTry || a.Best != 4 {
+		t.Fatalf("a first solution at par: %+v", a)
+	}
+	if a := l.RecordPlay(0, 7, 4); !a.FirstTry || a.Best != 4 || a.Attempts != 2 {
+		t.Fatalf("a worse second solution changes neither the score nor the best: %+v", a)
+	}
+}

@@ -146,6 +146,10 @@ type Answer struct {
 	// revisited can say what was predicted. Added after the first
 	// release: files without it load as not known.
 	Picked string `json:"picked,omitempty"`
+	// Best is a play step's fewest moves (break) or changes (fix) in a
+	// solution so far; 0 when it is not solved. FirstTry, for a play
+	// step, means its first solution was at par.
+	Best int `json:"best,omitempty"`
 }
 
 // State is a lesson's place in the course.
@@ -219,6 +223,26 @@ func (l *Lesson) Record(step int, correct bool) Answer {
 	}
 	a.Attempts++
 	a.Correct = a.Correct || correct
+	l.Answers[step] = a
+	return a
+}
+
+// RecordPlay records a play step's solution in moves (break) or changes
+// (fix), against par: the first solution is the scored one (FirstTry when
+// at par); Best keeps the fewest. Each solution counts as an attempt.
+func (l *Lesson) RecordPlay(step, moves, par int) Answer {
+	if l.Answers == nil {
+		l.Answers = map[int]Answer{}
+	}
+	a, seen := l.Answers[step]
+	if !seen || !a.Correct {
+		a.FirstTry = !seen && moves <= par
+	}
+	a.Attempts++
+	a.Correct = true
+	if a.Best == 0 || moves < a.Best {
+		a.Best = moves
+	}
 	l.Answers[step] = a
 	return a
 }

@@ -342,7 +342,7 @@ func (r *Room) missed() []room.Missed {
 func questions(l *lessons.Lesson) []bool {
 	q := make([]bool, len(l.Steps))
 	for i, s := range l.Steps {
-		q[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose
+		q[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose || s.Kind == lessons.Play
 	}
 	return q
 }

@@ -14,6 +14,8 @@ import (
 	"charm.land/wish/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/conflictlab/conflictlab/live"
+	"github.com/conflictlab/conflictlab/live/replay"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui"
 	"github.com/conflictlab/conflictlab/ui/room"
@@ -87,16 +89,17 @@ func (s *Server) handle(sess ssh.Session) {
 		loaded := readProgress(path) // the session's own store reports a bad file on screen
 		var id int
 		sessUI := ui.NewSession(ui.Options{
+			// Nothing of the server's environment: the client's, for
+			// NO_COLOR and the terminal's type.
 			In: in, Out: sess, Context: ctx,
-			Getenv:  func(string) string { return "" }, // nothing of the server's environment
 			Environ: env, Width: pty.Window.Width, Height: pty.Window.Height,
 			Profile:      colorprofile.Env(env),
 			Pack:         s.cfg.Pack,
 			ProgressPath: path,
 			QuizSeed:     s.cfg.Seed,
 			SandboxEnv:   s.sandboxEnv(),
-			Live:         s.liveMode(),
-			Kubeconfig:   s.cfg.Kubeconfig,
+			Replays:      s.replays(path),
+			Notice:       s.liveNotice(),
 			NoSignals:    true,
 			Observe:      func(a ui.Activity) { s.room.observe(id, a) },
 		})
@@ -159,11 +162,22 @@ func (s *Server) sandboxEnv() ui.SandboxEnv {
 	return ui.SandboxEnv{Explore: b, NoFiles: true}
 }
 
-func (s *Server) liveMode() ui.LiveMode {
-	if s.cfg.AllowLive {
-		return ui.LiveOn
+// replays are a session's replays on the workshop's cluster, journalled
+// beside the attendee's progress; nil unless the server allows them.
+func (s *Server) replays(progressPath string) ui.Replays {
+	if !s.cfg.AllowLive {
+		return nil
 	}
-	return ui.LiveOff
+	return replay.New(live.JournalIn(filepath.Dir(progressPath)), s.cfg.Kubeconfig)
+}
+
+// liveNotice tells attendees, on the home screen, whose cluster a replay
+// runs on.
+func (s *Server) liveNotice() string {
+	if !s.cfg.AllowLive {
+		return ""
+	}
+	return "Live mode is on: L replays a race on the workshop's cluster, not on yours."
 }
 
 // remember writes who an attendee is beside their progress (for export).

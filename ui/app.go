@@ -77,8 +77,6 @@ type Config struct {
 	// Observe, when set, is told where the learner is and the progress
 	// after each change (see Activity); it must return at once.
 	Observe func(Activity)
-	// replays are the Live replays of this run of the program (run.go).
-	replays *liveReplays
 }
 
 type screen int
@@ -349,6 +347,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.sandbox, cmd = m.sandbox.Update(msg)
 			return m, cmd
 		}
+		if m.screen == playerScreen && !m.showHelp && m.player.TakesKey(msg) {
+			// esc stops a play step's proof, not the lesson.
+			var cmd tea.Cmd
+			m.player, cmd = m.player.Update(msg)
+			return m, cmd
+		}
 		switch {
 		case key.Matches(msg, m.keys.Quit):
 			return m, tea.Quit
@@ -373,9 +377,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		if m.showHelp {
-			if m.screen == sandboxScreen {
-				m.helpKey(msg)
-			}
+			m.helpKey(msg)
 			return m, nil
 		}
 		if why := m.idleKey(msg); why != "" {
@@ -384,15 +386,8 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	var cmd tea.Cmd
-	switch m.screen {
-	case homeScreen:
-		m.home, cmd = m.home.Update(msg)
-	case playerScreen:
-		m.player, cmd = m.player.Update(msg)
-	case quizScreen:
-		m.quiz, cmd = m.quiz.Update(msg)
-	case sandboxScreen:
-		m.sandbox, cmd = m.sandbox.Update(msg)
+	if c := m.active(); c != nil {
+		cmd = c.update(msg)
 	}
 	return m, cmd
 }
@@ -400,20 +395,19 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) setStyles(st *styles.Styles) {
 	m.st = st
 	m.help.Styles = st.Help
-	m.home.SetStyles(st)
-	m.player.SetStyles(st)
-	m.quiz.SetStyles(st)
-	m.sandbox.SetStyles(st)
+	for _, c := range m.components() {
+		c.setStyles(st)
+	}
 }
 
 // resize gives each screen the room between the header and the key bar.
 func (m *Model) resize() {
 	h := max(0, m.h-2)
-	m.home.SetSize(m.w, h)
-	// The player keeps a one-column margin on the left, like the header.
-	m.player.SetSize(max(0, m.w-1), h)
-	m.quiz.SetSize(max(0, m.w-1), h)
-	m.sandbox.SetSize(max(0, m.w-1), h)
+	// The screens but home keep a one-column margin on the left, like the
+	// header.
+	for _, c := range m.components() {
+		c.setSize(m.w, h)
+	}
 	m.help.SetWidth(m.w)
 }
 
@@ -535,24 +529,13 @@ func (m Model) render() string {
 	case failed:
 		body = layout.Fit(" "+m.st.Bad.Render(styles.Bad+" the course could not be loaded:")+"\n\n"+
 			indent(layout.Wrap(m.err.Error(), m.w-2), " "), m.w, bodyH)
-	case homeScreen:
-		title = "lessons"
-		body = m.home.View()
-	case playerScreen:
-		title = m.player.Title()
-		body = indent(m.player.View(), " ")
-	case quizScreen:
-		title = m.quiz.Title()
-		body = indent(m.quiz.View(), " ")
-	case sandboxScreen:
-		title = m.sandbox.Title()
-		body = indent(m.sandbox.View(), " ")
+	default:
+		c := m.active()
+		title = c.title()
+		body = indent(c.view(), strings.Repeat(" ", c.margin()))
 	}
 	if m.showHelp {
 		body = m.helpScreen(bodyH)
-		if m.screen == sandboxScreen {
-			body = m.sandboxHelp(bodyH)
-		}
 	}
 	// Untrusted text is escaped where it enters the screens (displayPack,
 	// the race runs); this guard catches whatever was missed (an error
@@ -616,61 +599,27 @@ func (m Model) keyBar(k help.KeyMap) string {
 	return layout.Pad(" "+h.View(k), m.w)
 }
 
-func (m Model) helpScreen(h int) string {
-	hp := m.help
-	hp.ShowAll = true
-	hp.SetWidth(m.w - 2)
-	lines := []string{" " + m.st.Title.Render("Keys"), ""}
-	for _, l := range layout.Lines(hp.FullHelpView(m.fullHelp())) {
-		lines = append(lines, " "+l)
-	}
-	lines = append(lines, "", " "+m.st.Faint.Render("esc or ? closes this list"))
-	return layout.Fit(strings.Join(lines, "\n"), m.w, h)
-}
-
 func (m Model) shortHelp() []key.Binding {
 	var out []key.Binding
 	switch {
 	case m.showHelp:
 		return []key.Binding{m.keys.Back, m.keys.Quit}
-	case m.screen == homeScreen:
-		out = m.home.ShortHelp()
-	case m.screen == playerScreen:
-		out = append(m.player.ShortHelp(), m.keys.Back)
-	case m.screen == quizScreen:
-		out = append(m.quiz.ShortHelp(), m.keys.Back)
-	case m.screen == sandboxScreen:
-		out = m.sandbox.ShortHelp()
-		if m.sandbox.CapturesKeys() {
-			return out
-		}
+	case m.screen == sandboxScreen && m.sandbox.CapturesKeys():
+		return m.sandbox.ShortHelp()
+	case m.screen == playerScreen || m.screen == quizScreen:
+		out = append(m.active().shortHelp(), m.keys.Back)
+	case m.active() != nil:
+		out = m.active().shortHelp()
 	}
 	return append(out, m.keys.Help, m.keys.Quit)
 }
 
 func (m Model) fullHelp() [][]key.Binding {
-	global := []key.Binding{m.keys.Help, m.keys.Back, m.keys.Quit}
-	switch m.screen {
-	case homeScreen:
-		return append(m.home.FullHelp(), global)
-	case playerScreen:
-		// Three columns fit 80 cells; the global keys join the shortest.
-		cols := m.player.FullHelp()
-		if len(cols) > 1 {
-			cols[1] = append(append([]key.Binding(nil), cols[1]...), global...)
-			return cols
-		}
-		return append(cols, global)
-	case quizScreen:
-		cols := m.quiz.FullHelp()
-		cols[1] = append(append([]key.Binding(nil), cols[1]...), global...)
-		return cols
-	case sandboxScreen:
-		cols := m.sandbox.FullHelp()
-		cols[2] = append(append([]key.Binding(nil), cols[2]...), global...)
-		return cols
+	var out [][]key.Binding
+	for _, g := range m.helpGroups() {
+		out = append(out, g.Keys)
 	}
-	return [][]key.Binding{global}
+	return out
 }
 
 func indent(block, by string) string {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -167,14 +168,8 @@ func TestRunOptionsPack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	state := t.TempDir()
-	getenv := func(k string) string {
-		if k == "XDG_STATE_HOME" {
-			return state
-		}
-		return ""
-	}
-	cfg := newConfig(Options{Getenv: getenv, Pack: pack})
+	path := filepath.Join(t.TempDir(), "progress.json")
+	cfg := newConfig(Options{ProgressPath: path, Pack: pack})
 	cfg.NoColor, cfg.Ticker = true, uitest.Ticker
 	d := start(t, cfg, 100, 30)
 	mustContain(t, d.View(), "Start the course: Counting under concurrency", "1. Counting under concurrency")
@@ -184,7 +179,7 @@ func TestRunOptionsPack(t *testing.T) {
 		t.Fatalf("opened %s", l.ID)
 	}
 	// Without a pack, the app's default: the built-in course.
-	if cfg := newConfig(Options{Getenv: getenv}); cfg.LoadCourse != nil {
+	if cfg := newConfig(Options{ProgressPath: path}); cfg.LoadCourse != nil {
 		t.Fatal("without a pack, the config names a course loader of its own")
 	}
 }

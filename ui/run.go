@@ -5,37 +5,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
+	"github.com/conflictlab/conflictlab/ui/player"
 	"github.com/conflictlab/conflictlab/ui/sandbox"
 )
-
-// TraceEnv names a file to which the app appends its startup timings
-// ("first-frame 12.3ms"); BENCHMARKS.md reads it.
-const TraceEnv = "CONFLICTLAB_TRACE_STARTUP"
 
 // Options start the program. They are the whole of what one run of the
 // tutorial takes from outside: the CLI fills them from the process (its
 // terminal, environment and XDG paths), conflictlab serve from an SSH
 // session and the server's flags, so that many programs in one process
-// share no mutable state. The zero value of every field added for the
-// server is what the terminal tutorial has always done.
+// share no mutable state. The program reads no environment variable and
+// no path of its own: everything it needs is here.
 type Options struct {
-	In     io.Reader
-	Out    io.Writer
-	Getenv func(string) string
+	In  io.Reader
+	Out io.Writer
+	// NoColor draws without colour (NO_COLOR is set, with any value).
+	NoColor bool
 	// Start is when the process started (for the startup trace).
 	Start time.Time
 	// Pack is the lesson pack to teach (--lessons), already loaded so that
@@ -53,9 +47,9 @@ type Options struct {
 	// Context ends the program when it is cancelled (nil: never).
 	Context context.Context
 	// Environ is the terminal's environment when it is not this process's
-	// (an SSH session's): NO_COLOR is read from it, and Bubble Tea reads
-	// TERM and COLORTERM. nil: the process's, through Getenv. It is never
-	// used for paths or settings: a client chooses it.
+	// (an SSH session's): NO_COLOR is read from it too, and Bubble Tea
+	// reads TERM and COLORTERM. It is never used for paths or settings: a
+	// client chooses it.
 	Environ []string
 	// Width and Height are the window's size when it is known before the
 	// first frame (an SSH pty request); 0 asks the terminal.
@@ -63,20 +57,24 @@ type Options struct {
 	// Profile forces the colour profile (colorprofile.Unknown: detect it
 	// from Out and the environment).
 	Profile colorprofile.Profile
-	// ProgressPath is the progress file ("": $XDG_STATE_HOME/conflictlab/
-	// progress.json, through Getenv). The sandbox's kept race and the
-	// live journal sit beside it.
+	// ProgressPath is the progress file ("": progress is not saved, and
+	// Notice should say why). The sandbox's kept race sits beside it.
 	ProgressPath string
+	// Notice is shown on the home screen (why progress is not saved, that
+	// replays go to a workshop's cluster).
+	Notice string
 	// QuizSeed is the quiz's default seed ("": today's date), so that a
 	// room gets the same questions in the same order.
 	QuizSeed string
 	// SandboxEnv is the sandbox's clock, explorer budget and files.
 	SandboxEnv sandbox.Env
-	// Live says whether the player offers to replay races on a cluster.
-	Live LiveMode
-	// Kubeconfig is the cluster's kubeconfig for LiveOn ("": client-go's
-	// usual places).
-	Kubeconfig string
+	// Replays, when set, makes the player offer to replay races on a real
+	// cluster (live/replay makes them); the program stops them when it
+	// ends and prints what their cleanup did.
+	Replays Replays
+	// Trace, when set, is told how long the first frame and the first
+	// frame with the course took from Start.
+	Trace func(event string, d time.Duration)
 	// NoSignals leaves the process's signals alone: a server's sessions
 	// end with their connection, not with SIGINT.
 	NoSignals bool
@@ -90,19 +88,15 @@ type Options struct {
 // that a program's owner configures it without importing the screen.
 type SandboxEnv = sandbox.Env
 
-// LiveMode is whether races can be replayed on a real cluster.
-type LiveMode int
-
-const (
-	// LiveAuto offers replays when a kubeconfig is found (the terminal
-	// tutorial's behaviour).
-	LiveAuto LiveMode = iota
-	// LiveOff never offers them.
-	LiveOff
-	// LiveOn offers them on Options.Kubeconfig's cluster, and says so on
-	// the home screen: the cluster is not the learner's own.
-	LiveOn
-)
+// Replays are the replays of races on a real cluster during one run of
+// the program (live/replay.Replays).
+type Replays interface {
+	// For is the player's Live for a pack; nil when no cluster answers.
+	For(*lessons.Pack) player.Live
+	// Stop cancels the replays still running, waits for their cleanup and
+	// says what it did ("" when nothing ran).
+	Stop() string
+}
 
 // Activity is what Observe is told: the screen on show, the lesson and
 // step when it is a lesson, and the progress as Encode wrote it when it
@@ -179,7 +173,7 @@ func (s *Session) Quit() { s.prog.Quit() }
 // Run runs the program until the learner quits (or Quit, or the context
 // ends it), then saves what it holds.
 func (s *Session) Run() error {
-	o, cfg := s.o, s.cfg
+	o := s.o
 	var ended *signalEnd
 	if !o.NoSignals {
 		ended = endOnSignals(s.prog)
@@ -200,8 +194,10 @@ func (s *Session) Run() error {
 	// Replays on a cluster end with the program, their cleanup done before
 	// it returns, whatever ended it; what they did is said on the terminal
 	// the program has just given back.
-	if said := cfg.replays.stop(); said != "" && o.Out != nil {
-		fmt.Fprint(o.Out, termsafe.Escape(said))
+	if o.Replays != nil {
+		if said := o.Replays.Stop(); said != "" && o.Out != nil {
+			fmt.Fprint(o.Out, termsafe.Escape(said))
+		}
 	}
 	if ended != nil {
 		if sig := ended.signal(); sig != nil {
@@ -214,54 +210,21 @@ func (s *Session) Run() error {
 // newConfig is the app's configuration for the options: the pack, the
 // progress store, colour, live replays, the startup trace.
 func newConfig(o Options) Config {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	noColorEnv := getenv
+	noColor := o.NoColor
 	if o.Environ != nil {
-		noColorEnv = environ(o.Environ)
+		noColor = noColor || environ(o.Environ)("NO_COLOR") != ""
 	}
-	cfg := Config{Start: o.Start, NoColor: noColor(noColorEnv), OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile,
-		QuizSeed: o.QuizSeed, SandboxEnv: o.SandboxEnv, Observe: o.Observe}
+	cfg := Config{Start: o.Start, NoColor: noColor, OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile,
+		QuizSeed: o.QuizSeed, SandboxEnv: o.SandboxEnv, Observe: o.Observe, StoreNotice: o.Notice, Trace: o.Trace}
 	if o.Pack != nil {
 		pack := o.Pack
 		cfg.LoadCourse = func() (*lessons.Pack, error) { return pack, nil }
 	}
-	var journal live.Journal
-	path := o.ProgressPath
-	if path == "" {
-		var err error
-		if path, err = progress.DefaultPath(getenv); err != nil {
-			cfg.StoreNotice = err.Error() + "; progress will not be saved."
-		}
+	if o.ProgressPath != "" {
+		cfg.Store = progress.Open(o.ProgressPath)
 	}
-	if path != "" {
-		cfg.Store = progress.Open(path)
-		journal = live.JournalIn(filepath.Dir(path))
-	}
-	cfg.replays = newLiveReplays(journal, o.Kubeconfig)
-	switch o.Live {
-	case LiveAuto:
-		if kubeconfigFound(getenv) {
-			cfg.Live = cfg.replays.replayer
-		}
-	case LiveOn:
-		cfg.Live = cfg.replays.replayer
-		cfg.StoreNotice = strings.TrimSpace(cfg.StoreNotice + " Live mode is on: L replays a race on the workshop's cluster, not on yours.")
-	}
-	if f := getenv(TraceEnv); f != "" {
-		var mu sync.Mutex
-		cfg.Trace = func(event string, d time.Duration) {
-			mu.Lock()
-			defer mu.Unlock()
-			out, err := os.OpenFile(f, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-			if err != nil {
-				return
-			}
-			fmt.Fprintf(out, "%s %.1fms\n", event, float64(d.Microseconds())/1000)
-			out.Close()
-		}
+	if o.Replays != nil {
+		cfg.Live = o.Replays.For
 	}
 	return cfg
 }
@@ -279,5 +242,3 @@ func environ(env []string) func(string) string {
 		return v
 	}
 }
-
-func noColor(getenv func(string) string) bool { return getenv("NO_COLOR") != "" }

@@ -59,21 +59,30 @@ func (m Model) sandboxTakesKey(msg tea.KeyPressMsg) bool {
 	return m.sandbox.CapturesKeys() || msg.String() == "esc"
 }
 
-// sandboxKeys is the sandbox's key list for the window: its groups and
-// the keys that work everywhere, in as many columns as fit.
-func (m Model) sandboxKeys() keyhelp.Layout {
-	groups := append(m.sandbox.HelpGroups(), keyhelp.Group{Title: "Everywhere", Keys: []key.Binding{m.keys.Help, m.keys.Back, m.keys.Quit}})
-	return keyhelp.New(groups, keyhelp.Styles{Title: m.st.Heading, Key: m.st.Help.FullKey, Desc: m.st.Help.FullDesc}, m.w-2, helpRows(m.h-2))
+// helpGroups are the screen's key groups and the keys that work
+// everywhere.
+func (m Model) helpGroups() []keyhelp.Group {
+	var groups []keyhelp.Group
+	if c := m.active(); c != nil {
+		groups = c.helpGroups()
+	}
+	return append(groups, keyhelp.Group{Title: "Everywhere", Keys: []key.Binding{m.keys.Help, m.keys.Back, m.keys.Quit}})
+}
+
+// keyList is the key list for the window: the screen's groups and the
+// keys that work everywhere, in as many columns as fit.
+func (m Model) keyList() keyhelp.Layout {
+	return keyhelp.New(m.helpGroups(), keyhelp.Styles{Title: m.st.Heading, Key: m.st.Help.FullKey, Desc: m.st.Help.FullDesc}, m.w-2, helpRows(m.h-2))
 }
 
 // helpRows is how many lines of a key list fit in a body of h lines:
 // the title and a blank above, a blank and the footer below.
 func helpRows(h int) int { return max(1, h-4) }
 
-// sandboxHelp is the sandbox's key list in h lines, from line
+// helpScreen is the screen's key list in h lines, from line
 // m.helpScroll when it needs more rows than the window has.
-func (m Model) sandboxHelp(h int) string {
-	kl, rows := m.sandboxKeys(), helpRows(h)
+func (m Model) helpScreen(h int) string {
+	kl, rows := m.keyList(), helpRows(h)
 	foot := "esc or ? closes this list"
 	if kl.Rows() > rows {
 		foot = "↑↓ scroll · " + foot
@@ -93,10 +102,10 @@ func (m Model) sandboxHelp(h int) string {
 // when it is taller than the window).
 func (m *Model) scrollHelp(d int) {
 	rows := helpRows(m.h - 2)
-	m.helpScroll = max(0, min(m.helpScroll+d, m.sandboxKeys().Rows()-rows))
+	m.helpScroll = max(0, min(m.helpScroll+d, m.keyList().Rows()-rows))
 }
 
-// helpKey scrolls the sandbox's key list while it is open.
+// helpKey scrolls the key list while it is open.
 func (m *Model) helpKey(msg tea.KeyPressMsg) {
 	switch msg.String() {
 	case "up", "k":

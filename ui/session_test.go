@@ -88,8 +88,8 @@ func TestSessionsShareNothing(t *testing.T) {
 		r := &run{path: filepath.Join(dir, seed, "progress.json"), in: newKeyPipe(), out: &syncBuf{}}
 		env := SandboxEnv{NoFiles: true}
 		env.Explore.MaxSchedules = 10 * (i + 1)
-		r.s = NewSession(Options{In: r.in, Out: r.out, Getenv: func(string) string { return "" }, Environ: []string{"TERM=xterm", "NO_COLOR=1"},
-			Width: 100, Height: 30, Pack: pack, ProgressPath: r.path, QuizSeed: seed, SandboxEnv: env, Live: LiveOff,
+		r.s = NewSession(Options{In: r.in, Out: r.out, Environ: []string{"TERM=xterm", "NO_COLOR=1"},
+			Width: 100, Height: 30, Pack: pack, ProgressPath: r.path, QuizSeed: seed, SandboxEnv: env,
 			NoSignals: true, Context: context.Background()})
 		if r.s.cfg.SandboxEnv.Explore.MaxSchedules != 10*(i+1) || r.s.cfg.QuizSeed != seed || r.s.cfg.Live != nil {
 			t.Fatalf("session %d's config: %+v", i, r.s.cfg)

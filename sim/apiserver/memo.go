@@ -39,6 +39,15 @@ type answer struct {
 // answers is shared by a server and all its clones.
 type answers map[answerKey]answer
 
+// maxAnswers bounds the memo: each answer keeps the object it stored (and
+// the one it was asked about) alive, so an exploration that makes many
+// distinct writes would otherwise hold every version it ever made. Past
+// the bound the memo starts again, emptied for every clone at once (the
+// map is shared); a forgotten answer is only computed again. Measured on
+// 4 controllers × 4 steps (30,232 states): 8,192 answers kept the process
+// at 340–390 MB, 2,048 at 205–236 MB, for the same CPU time.
+const maxAnswers = 1 << 11
+
 // Memoize makes the server (and every clone taken after) remember the
 // answers to writes. Only the explorer wants it: a single run never asks
 // the same thing twice.
@@ -70,6 +79,9 @@ func (s *Server) remember(k answerKey, resp api.Response, rvBefore int64) {
 		a.wrote = true
 		a.stored = s.objects[k.ref]
 		a.event = s.events[len(s.events)-1]
+	}
+	if len(s.memo) >= maxAnswers {
+		clear(s.memo)
 	}
 	s.memo[k] = a
 }

@@ -258,6 +258,7 @@ func (m *Machine) deliverLifecycle(resp api.Response, now time.Duration) {
 		m.stats.Writes++
 		if resp.Err == nil || (m.prog.Write == Delete && apierrors.IsNotFound(resp.Err)) {
 			m.lastErr = nil
+			m.noteWrite(resp) // expect.go
 			m.finishReconcile(now)
 			return
 		}

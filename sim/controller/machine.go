@@ -81,6 +81,9 @@ type Machine struct {
 	wakeAt    time.Duration
 	stats     Stats
 	lastErr   error
+	// expect is the resourceVersion of the last write it made, which a
+	// program with Expectations waits for its cache to see (expect.go).
+	expect int64
 	// started is when the current reconcile's first step was answered;
 	// inReconcile says whether one is under way.
 	started     time.Duration
@@ -228,6 +231,7 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 		m.stats.Writes++
 		if resp.Err == nil {
 			m.lastErr = nil
+			m.noteWrite(resp) // expect.go
 			m.finishReconcile(now)
 			return
 		}
@@ -321,7 +325,7 @@ func Mutate(p Program, obj *unstructured.Unstructured) (*unstructured.Unstructur
 		if mu.When != nil && !mu.When.Holds(obj.Object) {
 			continue
 		}
-		c := mu
+		c := mu.Resolve(obj.Object)
 		c.When = nil
 		if err := c.Apply(out.Object); err != nil {
 			return nil, err

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // Op is what a mutation does to the field at its path.
@@ -17,6 +19,10 @@ const (
 	Append         Op = "append"           // add value at the end of a list (or a comma-separated string): depends on what was read
 	AddToSet       Op = "add-to-set"       // add value to a list if absent (finalizers)
 	RemoveFromList Op = "remove-from-list" // remove value from a list
+	// Copy sets path to the value the copy that was read holds at From
+	// (status.observedGeneration = metadata.generation): depends on what
+	// was read.
+	Copy Op = "copy"
 )
 
 // Mutation is one change a controller makes to the copy it read.
@@ -25,6 +31,8 @@ type Mutation struct {
 	Path  Path
 	Value interface{}
 	By    int64
+	// From is where a Copy takes its value, in the copy that was read.
+	From Path
 	// When makes the mutation a decision taken from what was read: it is
 	// applied only if the read copy satisfies it.
 	When *Condition
@@ -56,6 +64,10 @@ func (m Mutation) Validate() error {
 			return fmt.Errorf("%s %s needs a value", m.Op, m.Path)
 		}
 	case Remove:
+	case Copy:
+		if len(m.From.segs) == 0 {
+			return fmt.Errorf("copy to %s needs a from", m.Path)
+		}
 	case Increment:
 		if m.By == 0 {
 			return fmt.Errorf("increment %s needs a non-zero by", m.Path)
@@ -69,7 +81,25 @@ func (m Mutation) Validate() error {
 // DependsOnRead reports whether the mutation's result depends on the value
 // it read: such a change is only safe with a conditional write.
 func (m Mutation) DependsOnRead() bool {
-	return m.Op == Increment || m.Op == Append || m.When != nil
+	return m.Op == Increment || m.Op == Append || m.Op == Copy || m.When != nil
+}
+
+// Resolve is the mutation as it acts on the copy that was read: a Copy
+// becomes the Set of the value read at From (a Remove when there is
+// none), so that what a write meant is a plain value, checked like any
+// other. Every other mutation is returned as it is.
+func (m Mutation) Resolve(read map[string]interface{}) Mutation {
+	if m.Op != Copy {
+		return m
+	}
+	r := Mutation{Op: Set, Path: m.Path, When: m.When}
+	v, ok := m.From.Get(read)
+	if !ok || v == nil {
+		r.Op = Remove
+		return r
+	}
+	r.Value = normalizeValue(runtime.DeepCopyJSONValue(v))
+	return r
 }
 
 // Describe is the mutation in a person's words.
@@ -93,6 +123,8 @@ func (m Mutation) Describe() string {
 		s = fmt.Sprintf("%s += %d", p, m.By)
 	case m.Op == Append:
 		s = fmt.Sprintf("append %v to %s", m.Value, p)
+	case m.Op == Copy:
+		s = fmt.Sprintf("set %s from %s", p, m.From)
 	case m.Op == AddToSet:
 		s = fmt.Sprintf("add %v to %s", m.Value, p)
 	case m.Op == RemoveFromList:
@@ -122,6 +154,12 @@ func (m Mutation) Apply(obj map[string]interface{}) error {
 	case Remove:
 		m.Path.Remove(obj)
 		return nil
+	case Copy:
+		// Applied alone, a copy reads obj itself; Mutate resolves it
+		// against the copy that was read first.
+		r := m.Resolve(obj)
+		r.When = nil
+		return r.Apply(obj)
 	case Increment:
 		cur, _ := m.Path.Get(obj)
 		n, asString, err := counterValue(cur)

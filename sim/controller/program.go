@@ -103,8 +103,12 @@ type Program struct {
 	WhenAbsent bool
 	// Preconditions are what a delete takes from the copy it read.
 	Preconditions Preconditions
-	Retry         RetryPolicy
-	Requeue       RequeuePolicy
+	// Expectations make the controller remember the resourceVersion of its
+	// own last write and read its Lister only once its informer has seen
+	// it (expect.go): the ReplicaSet controller's expectations.
+	Expectations bool
+	Retry        RetryPolicy
+	Requeue      RequeuePolicy
 	// Reconciles is how many times the controller runs its loop (default 1):
 	// a hot object sees several.
 	Reconciles int

@@ -319,6 +319,7 @@ func applyConfiguration(p Program, read, mutated *unstructured.Unstructured) ([]
 		if mu.When != nil && !mu.When.Holds(read.Object) {
 			continue
 		}
+		mu = mu.Resolve(read.Object)
 		switch mu.Op {
 		case Set, Increment, Append:
 			v, ok := mu.Path.Get(mutated.Object)

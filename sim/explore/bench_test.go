@@ -52,19 +52,20 @@ func BenchmarkExplore(b *testing.B) {
 	}
 }
 
-// BenchmarkMerged measures the explorer (state merging with sleep sets,
-// "merged": the name is kept so that benchstat compares it with earlier
-// runs) against state merging alone ("mergeonly") and the plain
+// BenchmarkMerged measures the explorer (state merging up to symmetry
+// with sleep sets, "merged": the name is kept so that benchstat compares
+// it with earlier runs) against the same without symmetry
+// ("nosymmetry"), state merging alone ("mergeonly") and the plain
 // enumeration ("reference") on the same races, and reports how many
 // distinct states, played paths and sleeping steps stand for the
 // interleavings.
 func BenchmarkMerged(b *testing.B) {
 	apiserver.DefaultSchema()
 	for _, c := range []struct{ n, loops int }{{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {4, 1}} {
-		for _, mode := range []string{"merged", "mergeonly", "reference"} {
+		for _, mode := range []string{"merged", "nosymmetry", "mergeonly", "reference"} {
 			b.Run(fmt.Sprintf("%dctl_x_%dsteps/%s", c.n, 2*c.loops, mode), func(b *testing.B) {
 				sc := benchScenario(c.n, c.loops).Scenario()
-				opts := Options{reference: mode == "reference", noSleep: mode == "mergeonly"}
+				opts := Options{reference: mode == "reference", noSleep: mode == "mergeonly", noSymmetry: mode == "nosymmetry"}
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error

@@ -28,6 +28,9 @@ type Options struct {
 	// noSleep turns off the sleep sets, leaving state merging alone (for
 	// measuring them).
 	noSleep bool
+	// noSymmetry turns off merging worlds that are renamings of each
+	// other (race.NewSymmetricStateKeys).
+	noSymmetry bool
 	// checkSleep makes the search take every sleeping token after all
 	// and fail unless it reaches the state it was counted as (tests).
 	checkSleep bool
@@ -68,7 +71,12 @@ type Result struct {
 // reorders steps that commute (race.World.Commute: a Lister read and
 // another controller's, a watch delivery and anything another controller
 // does) is not taken at all: its sleep set says where it leads, a state
-// explored before, and its tally is taken from there. The tally still
+// explored before, and its tally is taken from there. Controllers that
+// run the same program are interchangeable: a state that is another
+// explored state with such controllers renamed is merged with it too
+// (race.NewSymmetricStateKeys; the verdict names no controller, and the
+// tokens are translated through the renaming where a sleeping token
+// follows its node). The tally still
 // counts interleavings, and it is exactly the one playing each of them
 // would give; each example is the first schedule in depth-first order
 // with its verdict, as if every interleaving had been played (merge.go).
@@ -90,9 +98,10 @@ func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result,
 	max := sc.StepBudget()
 	r := &Result{Scenario: sc.Name, Tally: map[race.Verdict]int{}, Examples: map[race.Verdict][]string{}}
 	if !opts.reference {
-		n, _, err := newMerger(ctx, opts, max, r).walk(w, nil)
-		if n != nil {
-			n.t.addTo(r)
+		defer tuneGC()()
+		n, _, err := newMerger(ctx, opts, max, r, w).walk(w, nil)
+		if n.n != nil {
+			n.n.t.addTo(r)
 		}
 		return r, err
 	}

@@ -49,24 +49,67 @@ func (t tally) addTo(r *Result) {
 type node struct {
 	t    tally
 	next []edge
+	// order is the controllers' order the state key was taken in
+	// (race.StateKeys.Canonical), for a node kept in the memo.
+	order []int
 	// key is the state key, kept only when the search checks its sleep
 	// sets (Options.checkSleep).
 	key *[32]byte
 }
 
+// edge: token, in the node's own world, leads to the state to stands for.
 type edge struct {
 	token string
-	to    *node
+	to    ref
 }
 
-// child is the node token leads to from n, or nil (n is a leaf).
-func (n *node) child(token string) *node {
-	for _, e := range n.next {
-		if e.token == token {
-			return e.to
+// ref is a node seen from a world that may be a renaming of the one it
+// was built from (symmetry: race.NewSymmetricStateKeys): perm[i] is the
+// controller of the viewing world that plays the node's controller i
+// (nil: the same ones). A tally does not depend on names; tokens do.
+type ref struct {
+	n    *node
+	perm []int
+}
+
+// child is the state token (named as in the viewing world) leads to from
+// r, seen from the same world, or a nil node (r is a leaf).
+func (m *merger) child(r ref, token string) ref {
+	for _, e := range r.n.next {
+		if m.rename(e.token, r.perm) == token {
+			return ref{e.to.n, compose(e.to.perm, r.perm)}
 		}
 	}
-	return nil
+	return ref{}
+}
+
+// compose is the renaming inner then outer.
+func compose(inner, outer []int) []int {
+	if outer == nil {
+		return inner
+	}
+	if inner == nil {
+		return outer
+	}
+	out := make([]int, len(inner))
+	for i, j := range inner {
+		out[i] = outer[j]
+	}
+	return out
+}
+
+// rename is token with controller i renamed perm[i].
+func (m *merger) rename(token string, perm []int) string {
+	if perm == nil {
+		return token
+	}
+	t := m.tokens[token]
+	return m.tokenOf[perm[t.actor]][t.cache]
+}
+
+type tokenInfo struct {
+	actor int
+	cache int // 1 for a watch delivery
 }
 
 // sleeper is a token asleep in a state: taking it there leads to a state
@@ -74,7 +117,7 @@ func (n *node) child(token string) *node {
 // depth-first order (see walk).
 type sleeper struct {
 	token string
-	to    *node
+	to    ref
 }
 
 // merger is the search: state merging with sleep sets, counting exactly.
@@ -99,10 +142,18 @@ type sleeper struct {
 // exact: a persistent-set reduction would skip states and need each
 // path's number of linearizations instead.)
 //
+// Symmetry: the state key is taken up to renaming controllers that run
+// the same program, so a memo hit may be a renaming of the state first
+// explored. Its tally is the same (verdicts name no controller); its
+// edges name the first state's controllers, so the search holds a node
+// as a ref with the renaming and translates tokens through it whenever
+// it follows an edge (child), as a sleeping token does.
+//
 // Examples come out as the plain enumeration's: the first leaf in
 // depth-first order with each verdict. A state met again, or a sleeping
 // token's state, was first explored earlier in that order, and every
-// verdict in its subtree was then given an example, one that comes before
+// verdict in its subtree (the same verdicts for a renaming) was then
+// given an example, one that comes before
 // any leaf below the second meeting.
 type merger struct {
 	ctx  context.Context
@@ -111,14 +162,28 @@ type merger struct {
 	r    *Result
 	keys *race.StateKeys
 	memo map[[32]byte]*node
+	// tokens and tokenOf translate schedule tokens to controllers and
+	// back, for renamings.
+	tokens  map[string]tokenInfo
+	tokenOf [][2]string
 	// leaves holds one shared leaf node per verdict.
 	leaves []*node
 	// counted is the number of interleavings tallied so far, the progress.
 	counted int
 }
 
-func newMerger(ctx context.Context, opts Options, max int, r *Result) *merger {
-	m := &merger{ctx: ctx, opts: opts, max: max, r: r, keys: race.NewStateKeys(), memo: map[[32]byte]*node{}}
+func newMerger(ctx context.Context, opts Options, max int, r *Result, w *race.World) *merger {
+	keys := race.NewStateKeys()
+	if !opts.noSymmetry {
+		keys = race.NewSymmetricStateKeys(w)
+	}
+	m := &merger{ctx: ctx, opts: opts, max: max, r: r, keys: keys, memo: map[[32]byte]*node{},
+		tokens: map[string]tokenInfo{}}
+	for i, c := range w.Scenario().Controllers {
+		m.tokens[c.Name] = tokenInfo{i, 0}
+		m.tokens[c.Name+race.CacheSuffix] = tokenInfo{i, 1}
+		m.tokenOf = append(m.tokenOf, [2]string{c.Name, c.Name + race.CacheSuffix})
+	}
 	for i := range race.Verdicts {
 		t := make(tally, len(race.Verdicts))
 		t[i] = 1
@@ -128,33 +193,35 @@ func newMerger(ctx context.Context, opts Options, max int, r *Result) *merger {
 }
 
 // walk explores from w, whose sleeping tokens are sleep, and returns its
-// node; ok is false when the search stopped (the node then holds only the
-// part explored before, and is not complete).
-func (m *merger) walk(w *race.World, sleep []sleeper) (n *node, ok bool, err error) {
+// node as w sees it; ok is false when the search stopped (the node then
+// holds only the part explored before, and is not complete).
+func (m *merger) walk(w *race.World, sleep []sleeper) (r ref, ok bool, err error) {
 	if m.cancelled() {
-		return &node{t: make(tally, len(race.Verdicts))}, false, nil
+		return ref{n: &node{t: make(tally, len(race.Verdicts))}}, false, nil
 	}
 	enabled := w.Enabled()
 	if len(enabled) == 0 || len(w.Taken()) >= m.max {
 		return m.leaf(w)
 	}
 	var key [32]byte
+	var order []int
 	branching := len(enabled) > 1
 	if branching || m.opts.checkSleep {
 		// A forced move needs no key: it is met again only through its
 		// parent, which is keyed.
-		key = m.keys.Key(w)
+		key, order = m.keys.Canonical(w)
 	}
 	if branching {
 		if seen, hit := m.memo[key]; hit {
 			if err := m.haveExamples(seen.t); err != nil {
-				return nil, false, err
+				return ref{}, false, err
 			}
-			return seen, m.progress(seen.t.sum()), nil
+			return ref{seen, renaming(seen.order, order)}, m.progress(seen.t.sum()), nil
 		}
 		m.r.States++
 	}
-	n = &node{t: make(tally, len(race.Verdicts)), next: make([]edge, 0, len(enabled))}
+	n := &node{t: make(tally, len(race.Verdicts)), next: make([]edge, 0, len(enabled)), order: order}
+	r = ref{n: n}
 	if branching {
 		w.Prepare()
 	}
@@ -163,20 +230,20 @@ func (m *merger) walk(w *race.World, sleep []sleeper) (n *node, ok bool, err err
 	}
 	for i, tok := range enabled {
 		if i > 0 && m.cancelled() {
-			return n, false, nil
+			return r, false, nil
 		}
 		if s := asleep(sleep, tok); s != nil {
-			if err := m.checkSlept(w, tok, s.to); err != nil {
-				return n, false, err
+			if err := m.checkSlept(w, tok, s.to.n); err != nil {
+				return r, false, err
 			}
-			if err := m.haveExamples(s.to.t); err != nil {
-				return n, false, err
+			if err := m.haveExamples(s.to.n.t); err != nil {
+				return r, false, err
 			}
 			n.next = append(n.next, edge{tok, s.to})
-			n.t.add(s.to.t)
+			n.t.add(s.to.n.t)
 			m.r.Slept++
-			if !m.progress(s.to.t.sum()) {
-				return n, false, nil
+			if !m.progress(s.to.n.t.sum()) {
+				return r, false, nil
 			}
 			continue
 		}
@@ -189,21 +256,42 @@ func (m *merger) walk(w *race.World, sleep []sleeper) (n *node, ok bool, err err
 			next = w.Clone()
 		}
 		if err := next.Step(tok); err != nil {
-			return n, false, err
+			return r, false, err
 		}
 		c, ok, err := m.walk(next, sub)
-		if c != nil {
+		if c.n != nil {
 			n.next = append(n.next, edge{tok, c})
-			n.t.add(c.t)
+			n.t.add(c.n.t)
 		}
 		if !ok || err != nil {
-			return n, false, err
+			return r, false, err
 		}
 	}
 	if branching {
 		m.memo[key] = n
 	}
-	return n, true, nil
+	return r, true, nil
+}
+
+// renaming maps the controllers of the world a node was built from (in
+// key order from) to those of a world with the same key (in key order
+// to): nil when they are the same.
+func renaming(from, to []int) []int {
+	same := true
+	for c := range from {
+		if from[c] != to[c] {
+			same = false
+			break
+		}
+	}
+	if same {
+		return nil
+	}
+	perm := make([]int, len(from))
+	for c, i := range from {
+		perm[i] = to[c]
+	}
+	return perm
 }
 
 // sleepAfter is the sleep set of w·tok: the tokens asleep in w, and the
@@ -213,11 +301,11 @@ func (m *merger) walk(w *race.World, sleep []sleeper) (n *node, ok bool, err err
 // waking a token only costs exploring it.
 func (m *merger) sleepAfter(w *race.World, tok string, sleep []sleeper, done []edge) []sleeper {
 	var out []sleeper
-	add := func(t string, to *node) {
+	add := func(t string, to ref) {
 		if !w.Commute(t, tok) {
 			return
 		}
-		if c := to.child(tok); c != nil {
+		if c := m.child(to, tok); c.n != nil {
 			out = append(out, sleeper{t, c})
 		}
 	}
@@ -281,13 +369,13 @@ func (m *merger) cancelled() bool {
 	return false
 }
 
-func (m *merger) leaf(w *race.World) (*node, bool, error) {
+func (m *merger) leaf(w *race.World) (ref, bool, error) {
 	v := w.Verdict()
 	i, known := verdictIndex[v]
 	if !known {
-		return nil, false, fmt.Errorf("explore: unknown verdict %q", v)
+		return ref{}, false, fmt.Errorf("explore: unknown verdict %q", v)
 	}
-	n := m.leaves[i]
+	n := ref{n: m.leaves[i]}
 	m.r.Paths++
 	if _, ok := m.r.Examples[v]; !ok {
 		m.r.Examples[v] = append([]string(nil), w.Taken()...)

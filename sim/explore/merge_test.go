@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
@@ -61,6 +62,13 @@ func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int
 	if !reflect.DeepEqual(merged.Tally, got.Tally) || !reflect.DeepEqual(merged.Examples, got.Examples) ||
 		merged.States != got.States || merged.Paths < got.Paths || merged.Slept != 0 {
 		t.Errorf("%s: merging alone %+v, with sleep sets %+v", name, merged, got)
+	}
+	plain, err := Explore(context.Background(), sc, Options{noSymmetry: true})
+	if err != nil {
+		t.Fatalf("%s: without symmetry: %v", name, err)
+	}
+	if !reflect.DeepEqual(plain.Tally, got.Tally) || !reflect.DeepEqual(plain.Examples, got.Examples) || plain.States < got.States {
+		t.Errorf("%s: without symmetry %+v, with %+v", name, plain, got)
 	}
 	checked, err := Explore(context.Background(), sc, Options{checkSleep: true})
 	if err != nil {
@@ -133,4 +141,52 @@ func TestMergingMatchesReferenceOnRandomScenarios(t *testing.T) {
 		t.Fatalf("compared %d races, %d with merged states, %d with sleeping steps, verdicts %v", compared, merged, slept, verdicts)
 	}
 	t.Logf("compared %d races, %d with merged states, %d with sleeping steps, verdicts %v", compared, merged, slept, verdicts)
+}
+
+// TestSymmetryMatchesReferenceOnRandomTwins is the property for symmetry:
+// random races of two or three controllers running one random program
+// (sometimes with one of them changed, sometimes with a value that is a
+// controller's name, which the renaming must refuse) explore to the
+// reference's tallies and example schedules, and symmetry does merge
+// states in many of them.
+func TestSymmetryMatchesReferenceOnRandomTwins(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 15))
+	compared, reduced := 0, 0
+	verdicts := map[race.Verdict]bool{}
+	for i := 0; compared < 60 && i < 300; i++ {
+		sc := randomScenario(rng, i)
+		first := sc.Controllers[0]
+		sc.Controllers = nil
+		for c := 0; c < 2+rng.IntN(2); c++ {
+			ctl := first
+			ctl.Name = string(rune('a' + c))
+			ctl.Mutations = append([]controller.Mutation(nil), first.Mutations...)
+			if c > 0 && rng.IntN(6) == 0 {
+				ctl.Reconciles = 3 - ctl.Reconciles // no longer a twin
+			}
+			sc.Controllers = append(sc.Controllers, ctl)
+		}
+		if _, err := race.New(sc); err != nil {
+			continue
+		}
+		got, ok := sameAsReference(t, sc.Name, sc, 2_000)
+		if !ok {
+			continue
+		}
+		compared++
+		plain, err := Explore(context.Background(), sc, Options{noSymmetry: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.States < plain.States {
+			reduced++
+		}
+		for v := range got.Tally {
+			verdicts[v] = true
+		}
+	}
+	if compared < 60 || reduced < 20 || len(verdicts) < 4 {
+		t.Fatalf("compared %d races, %d with fewer states by symmetry, verdicts %v", compared, reduced, verdicts)
+	}
+	t.Logf("compared %d races, %d with fewer states by symmetry, verdicts %v", compared, reduced, verdicts)
 }

@@ -80,7 +80,7 @@ var readModifyWrite = map[controller.WriteMethod]bool{
 }
 
 func (w *World) quietRead(a *actor) bool {
-	if a.machine.Finished() || a.machine.WakeAt() > w.now || !readModifyWrite[a.machine.Program().Write] {
+	if a.machine.Finished() || a.machine.WakeAt() > w.now || !readModifyWrite[a.machine.Program().Write] || w.awaiting(a) {
 		return false
 	}
 	act := a.nextAction()

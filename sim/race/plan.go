@@ -13,6 +13,9 @@ import (
 // outcome (the race view, a lesson, the quiz) needs nothing else.
 type Plan struct {
 	Read controller.ReadSource `json:"read"`
+	// Expectations: it reads its Lister only once its cache has seen its
+	// own last write (controller.Program.Expectations).
+	Expectations bool `json:"expectations,omitempty"`
 	// Changes are the mutations in words ("set data.owner=a").
 	Changes []string               `json:"changes,omitempty"`
 	Write   controller.WriteMethod `json:"write"`
@@ -25,7 +28,7 @@ type Plan struct {
 // PlanOf is p's plan; the sandbox's builder shows it for a program that
 // has not run yet.
 func PlanOf(p controller.Program) Plan {
-	pl := Plan{Read: p.Read, Write: p.Write, WithRV: p.WithRV, Force: p.Force}
+	pl := Plan{Read: p.Read, Expectations: p.Expectations, Write: p.Write, WithRV: p.WithRV, Force: p.Force}
 	for _, mu := range p.Mutations {
 		pl.Changes = append(pl.Changes, mu.Describe())
 	}
@@ -34,8 +37,11 @@ func PlanOf(p controller.Program) Plan {
 		pl.Retry = "retry forever"
 	case r.Attempts > 1:
 		on := "409"
-		if r.On == controller.OnAnyError {
+		switch r.On {
+		case controller.OnAnyError:
 			on = "any error"
+		case controller.OnTestFailed:
+			on = "a failed test (422)"
 		}
 		reread := string(r.Reread)
 		if reread == "" {
@@ -62,7 +68,11 @@ func (p Plan) WriteWords() string {
 // String is the plan in one line: "read lister · set data.owner=a ·
 // update · retry on 409 up to 4×, re-read live".
 func (p Plan) String() string {
-	parts := append([]string{"read " + string(p.Read)}, p.Changes...)
+	read := "read " + string(p.Read)
+	if p.Expectations {
+		read += " once it has seen its own write"
+	}
+	parts := append([]string{read}, p.Changes...)
 	parts = append(parts, p.WriteWords())
 	if p.Retry != "" {
 		parts = append(parts, p.Retry)

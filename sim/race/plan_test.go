@@ -49,3 +49,22 @@ func TestOutcomeCarriesEachPlan(t *testing.T) {
 		t.Errorf("the plan is not in the JSON as documented: %s", b2)
 	}
 }
+
+// TestPlanNamesWhatTheRetryRetries: each retry preset's plan says which
+// errors it retries; the JSON patch preset retries a failed test (a 422),
+// never a 409, so its plan must not say "409".
+func TestPlanNamesWhatTheRetryRetries(t *testing.T) {
+	for name, want := range map[string]string{
+		"default":     "retry on 409 up to 4×, re-read live",
+		"any-error":   "retry on any error up to 4×, re-read live",
+		"test-failed": "retry on a failed test (422) up to 4×, re-read live",
+	} {
+		r, err := controller.RetryPresetNamed(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := PlanOf(controller.Program{Read: controller.FromLister, Write: controller.JSONPatch, Retry: r}).Retry; got != want {
+			t.Errorf("%s: plan says %q, want %q", name, got, want)
+		}
+	}
+}

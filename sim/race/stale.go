@@ -2,8 +2,10 @@ package race
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/controller"
 )
 
 // VerdictStale: every write landed and nothing was erased, but a write
@@ -69,6 +71,9 @@ func (w *World) staleDecisions(steps []Step, versions []Version) []StaleDecision
 			continue // read the version it wrote over: nothing changed in between
 		}
 		for _, mu := range prog.Mutations {
+			if d, ok := staleCopy(mu, prog.Target, s, versions, held, before); ok {
+				out = append(out, d)
+			}
 			if mu.When == nil {
 				continue
 			}
@@ -99,8 +104,36 @@ func (w *World) hasStaleDecision() bool {
 	decides := false
 	for _, a := range w.actors {
 		for _, mu := range a.machine.Program().Mutations {
-			decides = decides || mu.When != nil
+			decides = decides || mu.When != nil || mu.Op == controller.Copy
 		}
 	}
 	return decides && len(w.staleDecisions(w.trace.steps, w.trace.versions)) > 0
+}
+
+// staleCopy: a copy mutation (status.observedGeneration =
+// metadata.generation) wrote the value its read copy held at From, and the
+// server's version had another value there when the write landed — a
+// report on a spec that was already gone.
+func staleCopy(mu controller.Mutation, target api.Ref, s Step, versions []Version, held, before int) (StaleDecision, bool) {
+	if mu.Op != controller.Copy || (mu.When != nil && !mu.When.Holds(versions[held].Object)) {
+		return StaleDecision{}, false
+	}
+	read, _ := mu.From.Get(versions[held].Object)
+	now, _ := mu.From.Get(versions[before].Object)
+	if reflect.DeepEqual(read, now) {
+		return StaleDecision{}, false
+	}
+	changer := held + 1
+	for changer < before {
+		if refOfMap(versions[changer].Object) == target {
+			if v, _ := mu.From.Get(versions[changer].Object); !reflect.DeepEqual(v, read) {
+				break
+			}
+		}
+		changer++
+	}
+	cv := versions[changer]
+	return StaleDecision{Actor: s.Actor, Field: mu.Path.String(), Decided: mu.Describe(), Basis: mu.From.String(),
+		Read: read, Now: now, ReadRV: s.HeldRV, ChangedBy: cv.Actor, ChangedAtStep: cv.Step, ChangedRV: cv.RV,
+		WriteStep: s.Index}, true
 }

@@ -290,6 +290,8 @@ func (t *trace) recordIntents(a *actor, held, before, after *unstructured.Unstru
 		if held == nil || (mu.When != nil && !mu.When.Holds(held.Object)) {
 			continue
 		}
+		// A copy meant the value it read: its intent is that value.
+		mu = mu.Resolve(held.Object)
 		in := intent{actor: a.name, mutation: mu, step: step, version: version}
 		switch {
 		case mu.Op == controller.Increment:

@@ -209,6 +209,7 @@ func (w *World) Step(token string) error {
 		// The controller is backing off: time passes until it wakes.
 		w.advanceTo(wake)
 	}
+	w.awaitOwnWrite(a) // expect.go
 	act := a.nextAction()
 	var before *unstructured.Unstructured
 	if act.Request.Ref.Name != "" {

@@ -125,7 +125,7 @@ func TestParseErrors(t *testing.T) {
 
 		// Mutations.
 		{"two operations", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations:", "  - remove: data.y", "    set: {path: data.x, value: a}", "  write: update"), 11, "controllers[0].mutations[0]", "two operations, remove and set: give each its own list item"},
-		{"no operation", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations:", "  - when: {path: data.x, equals: a}", "  write: update"), 10, "controllers[0].mutations[0]", "no operation (want one of set, remove, increment, append, addToSet, removeFromList, addLabel, removeLabel, annotate, removeAnnotation, addFinalizer, removeFinalizer)"},
+		{"no operation", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations:", "  - when: {path: data.x, equals: a}", "  write: update"), 10, "controllers[0].mutations[0]", "no operation (want one of set, remove, increment, append, addToSet, removeFromList, addLabel, removeLabel, annotate, removeAnnotation, addFinalizer, removeFinalizer, copy)"},
 		{"unknown operation", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations:", "  - sett: {path: data.x, value: a}", "  write: update"), 10, "controllers[0].mutations[0]", `unknown field "sett" (did you mean "set"?)`},
 		{"mutation not a mapping", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [set]", "  write: update"), 9, "controllers[0].mutations[0]", `want a mapping, got "set"`},
 		{"set missing value", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations:", "  - set: {path: data.x}", "  write: update"), 10, "controllers[0].mutations[0].set", `missing required field "value"`},

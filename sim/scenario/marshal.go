@@ -375,6 +375,7 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 	if c.Lag != nil {
 		m.add("lag", lagNode(*c.Lag))
 	}
+	expectationsNode(m, c) // expect.go
 	return m.n, nil
 }
 
@@ -441,6 +442,12 @@ func mutationNode(mu controller.Mutation) (*yaml.Node, error) {
 	case controller.Append:
 		op = opAppend
 		body, err = pathValue()
+	case controller.Copy:
+		op = opCopy
+		b := newMapping(true)
+		b.add("from", strNode(mu.From.String()))
+		b.add("path", strNode(path))
+		body = b.n
 	case controller.AddToSet:
 		if path == finalizersPath && isStr && strings.TrimSpace(str) != "" {
 			op, body = opAddFinalizer, strNode(str)

@@ -25,11 +25,13 @@ const (
 	opRemoveAnnotation = "removeAnnotation"
 	opAddFinalizer     = "addFinalizer"
 	opRemoveFinalizer  = "removeFinalizer"
+	opCopy             = "copy"
 )
 
 var mutationOps = []string{
 	opSet, opRemove, opIncrement, opAppend, opAddToSet, opRemoveFromList,
 	opAddLabel, opRemoveLabel, opAnnotate, opRemoveAnnotation, opAddFinalizer, opRemoveFinalizer,
+	opCopy,
 }
 
 const (
@@ -153,6 +155,18 @@ func (p *parser) mutation(n *yaml.Node, field string) (controller.Mutation, bool
 	case opRemove:
 		m.Op = controller.Remove
 		m.Path, _ = p.path(body, of)
+	case opCopy:
+		m.Op = controller.Copy
+		bf, ok := p.fields(body, of, "from", "path")
+		if !ok {
+			return m, false
+		}
+		if e, present := bf["from"]; !present {
+			p.missing(body, of, "from", "")
+		} else {
+			m.From, _ = p.path(e.val, of+".from")
+		}
+		m.Path, _ = p.requiredPath(body, bf, of)
 	case opIncrement:
 		m.Op, m.By = controller.Increment, 1
 		if body.Kind == yaml.ScalarNode {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -215,9 +216,14 @@ func (m Model) ShortHelp() []key.Binding {
 	return []key.Binding{withHelp(m.Keys.Down, "↑↓", "select"), m.Keys.Open, m.Keys.Continue}
 }
 
+// HelpGroups is every key, in named groups (the root's key list).
+func (m Model) HelpGroups() []keyhelp.Group {
+	return []keyhelp.Group{{Title: "Lessons", Keys: []key.Binding{m.Keys.Up, m.Keys.Down, m.Keys.Open, m.Keys.Continue}}}
+}
+
 // FullHelp is the full key list.
 func (m Model) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{m.Keys.Up, m.Keys.Down, m.Keys.Open, m.Keys.Continue}}
+	return [][]key.Binding{m.HelpGroups()[0].Keys}
 }
 
 func withHelp(b key.Binding, keys, desc string) key.Binding {
@@ -274,19 +280,24 @@ func (m Model) View() string {
 	}
 	gap()
 	lines = append(lines, st.Heading.Render("Lessons"))
+	listAt := len(lines) // where the lessons start
+	// Numbers are right-aligned, so that the titles of lessons 9 and 10
+	// start in one column.
+	numW := len(fmt.Sprint(len(m.lessons)))
 	titleW := 0
 	for i, l := range m.lessons {
-		titleW = max(titleW, len([]rune(fmt.Sprintf("%d. %s", i+1, l.Title))))
+		titleW = max(titleW, len([]rune(fmt.Sprintf("%*d. %s", numW, i+1, l.Title))))
 	}
 	for _, md := range Modes {
 		titleW = max(titleW, len([]rune(md.Label))+2)
 	}
 	titleW = min(titleW+3, w*3/5)
 	for i, l := range m.lessons {
-		name := layout.Pad(fmt.Sprintf("%d. %s", i+1, l.Title), titleW)
+		name := layout.Pad(fmt.Sprintf("%*d. %s", numW, i+1, l.Title), titleW)
 		lines = append(lines, cursorAt(row, name+m.state(l, w-2-titleW)))
 		row++
 	}
+	listEnd := len(lines)
 	gap()
 	lines = append(lines, st.Heading.Render("Other modes"))
 	for _, md := range Modes {
@@ -329,6 +340,17 @@ func (m Model) View() string {
 	}
 	// The notice takes its lines and a blank above them.
 	room := m.h - len(note) - min(1, len(note))
+	// A course longer than the window shows a window of its lessons
+	// around the cursor; the introduction, the continue line and the
+	// other modes stay (and the selected mode's description, when there
+	// is room for it).
+	if len(lines)+min(len(panel), 4) > room {
+		keep := room - (len(lines) - (listEnd - listAt))
+		if m.selectedMode() != nil {
+			keep -= min(len(panel), 4)
+		}
+		lines, cursorLine = m.lessonWindow(lines, listAt, listEnd, cursorLine, max(keep, 5))
+	}
 	lines = m.fitPanel(lines, panel, gaps, room)
 	// A course longer than the window scrolls so the cursor stays in view
 	// (with a line of context below it).
@@ -353,6 +375,41 @@ func (m Model) View() string {
 		out[i] = " " + l
 	}
 	return layout.Fit(strings.Join(out, "\n"), m.w, m.h)
+}
+
+// lessonWindow keeps n of the lesson lines lines[from:to], the cursor's
+// among them when it is on a lesson (else the window nearest to it), with
+// "↑ k more" and "↓ k more" in place of the first and last kept lines when
+// lessons are hidden there. It returns the lines and the cursor's new line.
+func (m Model) lessonWindow(lines []string, from, to, cursorLine, n int) ([]string, int) {
+	total := to - from
+	if n >= total {
+		return lines, cursorLine
+	}
+	at := cursorLine - from // the cursor's lesson, or out of range
+	start := 0
+	switch {
+	case at >= total:
+		start = total - n
+	case at >= 0:
+		// Keep the cursor off the indicator lines: one lesson of context
+		// either side where there is one.
+		start = min(max(0, at-n/2), total-n)
+	}
+	win := append([]string(nil), lines[from+start:from+start+n]...)
+	if start > 0 {
+		win[0] = "  " + m.st.Faint.Render(fmt.Sprintf("↑ %d more", start+1))
+	}
+	if below := total - (start + n); below > 0 {
+		win[n-1] = "  " + m.st.Faint.Render(fmt.Sprintf("↓ %d more", below+1))
+	}
+	out := append(append(append([]string(nil), lines[:from]...), win...), lines[to:]...)
+	if at >= 0 && at < total {
+		cursorLine = from + at - start
+	} else if at >= total {
+		cursorLine -= total - n
+	}
+	return out, cursorLine
 }
 
 // state is a lesson's state in words and a symbol, with its score: the
@@ -394,7 +451,7 @@ func (m Model) state(l *lessons.Lesson, room int) string {
 func questionSteps(l *lessons.Lesson) []bool {
 	out := make([]bool, len(l.Steps))
 	for i, s := range l.Steps {
-		out[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose
+		out[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose || s.Kind == lessons.Play
 	}
 	return out
 }

@@ -311,19 +311,63 @@ func TestScoresFitAt80x24(t *testing.T) {
 	}
 	m := New(course.Lessons, prog, "", styles.New(true, true))
 	m.SetSize(80, 22)
-	v := m.View()
-	uitest.CheckFrame(t, v, 80, 22)
-	plain := ansi.Strip(v)
-	for i := 0; i < len(want); i += 2 {
-		line := ""
+	// The course is longer than the window: walk the cursor down the list
+	// and read each lesson's line where it scrolled into view.
+	seen := map[string]string{}
+	var plain string
+	for i := 0; i < len(course.Lessons)+1; i++ {
+		v := m.View()
+		uitest.CheckFrame(t, v, 80, 22)
+		plain = ansi.Strip(v)
 		for _, l := range strings.Split(plain, "\n") {
-			if strings.Contains(l, want[i]) {
-				line = l
+			for j := 0; j < len(want); j += 2 {
+				if strings.Contains(l, want[j]) {
+					seen[want[j]] = l
+				}
 			}
 		}
-		if !strings.Contains(line, want[i+1]) {
-			t.Errorf("the line of %q lacks %q:\n%s", want[i], want[i+1], plain)
+		m, _ = press(m, "down")
+	}
+	for i := 0; i < len(want); i += 2 {
+		if !strings.Contains(seen[want[i]], want[i+1]) {
+			t.Errorf("the line of %q lacks %q: %q", want[i], want[i+1], seen[want[i]])
 		}
+	}
+}
+
+// At 80×24 the course (17 lessons) is longer than the list's room: the
+// lessons scroll with the cursor, saying how many are hidden above and
+// below, while the introduction, the continue line and the other modes
+// stay on screen.
+func TestLessonListScrollsWithTheCursor(t *testing.T) {
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(course.Lessons, progress.New(), "", styles.New(true, true))
+	m.SetSize(80, 22)
+	n := len(course.Lessons)
+	for i := 0; i <= n; i++ { // the continue line, then each lesson
+		v := ansi.Strip(m.View())
+		uitest.CheckFrame(t, m.View(), 80, 22)
+		for _, want := range []string{"How Kubernetes controllers", "Start the course", "Other modes", "Quiz"} {
+			if !strings.Contains(v, want) {
+				t.Fatalf("cursor %d: %q is gone:\n%s", i, want, v)
+			}
+		}
+		if i > 0 {
+			cur := fmt.Sprintf("%s %2d. %s", styles.Cursor, i, course.Lessons[i-1].Title)
+			if !strings.Contains(v, cur) {
+				t.Fatalf("cursor on lesson %d, not on screen:\n%s", i, v)
+			}
+		}
+		if i == 0 && (!strings.Contains(v, "↓ ") || strings.Contains(v, "↑ ")) {
+			t.Fatalf("at the top: want only a ↓ more line:\n%s", v)
+		}
+		if i == n && (strings.Contains(v, "↓ ") || !strings.Contains(v, "↑ ")) {
+			t.Fatalf("at the last lesson: want only a ↑ more line:\n%s", v)
+		}
+		m, _ = press(m, "down")
 	}
 }
 

@@ -17,10 +17,13 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/codepane"
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/markdown"
 	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/play"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/textpane"
@@ -39,6 +42,20 @@ type Races interface {
 // terminal's width less a one-column margin, so this is a 120-column
 // terminal.
 const WideWidth = 119
+
+// scenarios is what a play step also asks of the races (lessons.Races
+// has it): the scenario itself, to step it or tune it.
+type scenarios interface {
+	Scenario(lessons.RaceSpec) (*scenario.Scenario, error)
+}
+
+// playReady carries a play step's stage, made off the UI loop (it starts
+// the race, which builds the API server the first time).
+type playReady struct {
+	gen int
+	m   play.Model
+	err error
+}
 
 // raceReady carries a race computed off the UI loop.
 type raceReady struct {
@@ -83,6 +100,13 @@ type Model struct {
 	live      Live
 	liveState liveState
 	liveErr   error
+
+	// play is a play step's stage, once it is made (playOn); playGen
+	// drops a stage made for a step since left.
+	play    play.Model
+	playOn  bool
+	playGen int
+	playErr error
 
 	race  raceview.Model
 	codeP codepane.Model
@@ -174,6 +198,11 @@ func (m *Model) enter(i int) tea.Cmd {
 	m.reveal = revealTop
 	m.want, m.raceErr = "", nil
 	m.stage("", nil, false)
+	if m.playOn {
+		m.play.Stop()
+	}
+	m.playOn, m.playErr = false, nil
+	m.playGen++
 	changed := func() tea.Msg { return nav.ProgressChanged{} }
 	s := m.cur()
 	if s == nil {
@@ -216,6 +245,8 @@ func (m *Model) enter(i int) tea.Cmd {
 	}
 	switch {
 	case s.Race == nil:
+	case s.Kind == lessons.Play:
+		cmds = append(cmds, m.startPlay(s))
 	case s.Kind == lessons.Choose && m.picked >= 0:
 		cmds = append(cmds, m.show(s, &s.Options[m.picked], false, true))
 	case s.Kind == lessons.Choose:
@@ -227,6 +258,65 @@ func (m *Model) enter(i int) tea.Cmd {
 	}
 	m.syncCode()
 	return tea.Batch(cmds...)
+}
+
+// startPlay makes the play step's stage in a command.
+func (m *Model) startPlay(s *lessons.Step) tea.Cmd {
+	gen, step := m.playGen, m.step
+	src, ok := m.races.(scenarios)
+	st := m.st
+	return func() tea.Msg {
+		if !ok || s.Goal == nil {
+			return playReady{gen: gen, err: fmt.Errorf("this play step cannot be played here")}
+		}
+		sc, err := src.Scenario(s.Spec(nil))
+		if err != nil {
+			return playReady{gen: gen, err: err}
+		}
+		pm, err := play.New(s.Goal, sc, s.Question, step, st)
+		return playReady{gen: gen, m: pm, err: err}
+	}
+}
+
+// playArrived puts a play step's stage on, if it is still the step's.
+func (m *Model) playArrived(msg playReady) {
+	if msg.gen != m.playGen {
+		return
+	}
+	if msg.err != nil {
+		m.playErr = msg.err
+		return
+	}
+	m.play, m.playOn = msg.m, true
+	m.play.SetTicker(m.race.Tick)
+	k := m.Keys
+	m.play.Reserved = append([]key.Binding{k.Up, k.Down, k.Answer, k.Next, k.Prev, k.Hint, k.Solution, k.Code, k.Zoom,
+		k.Decide, k.Live, k.Confirm}, k.Text.Bindings()...)
+	if a, ok := m.rec.Answers[m.step]; ok {
+		m.play.SetBest(a.Best)
+	}
+	if m.sol {
+		m.play.ShowAnswer()
+	}
+}
+
+// solved records a play step's solution.
+func (m *Model) solved(msg play.Solved) tea.Cmd {
+	s := m.cur()
+	if s == nil || s.Kind != lessons.Play || msg.ID != m.step || !m.playOn {
+		return nil
+	}
+	m.rec.RecordPlay(m.step, msg.Moves, msg.Par)
+	m.answered = true
+	m.reveal = revealAnswer
+	m.syncCode()
+	return func() tea.Msg { return nav.ProgressChanged{} }
+}
+
+// canShowSolution reports whether a play step's solution may be shown:
+// after a finished attempt, or once the hint has been read.
+func (m Model) canShowSolution() bool {
+	return m.playOn && (m.hint || m.play.Attempts() > 0)
 }
 
 // stage puts r on the race view; k is the race's key ("" for none or a
@@ -371,8 +461,19 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, cmd
 	case raceview.TickMsg:
 		// Playback changes the stage, never the text.
-		var cmd tea.Cmd
+		var cmd, pcmd tea.Cmd
 		m.race, cmd = m.race.Update(msg)
+		if m.playOn {
+			m.play, pcmd = m.play.Update(msg)
+		}
+		return m, tea.Batch(cmd, pcmd)
+	case playReady:
+		m.playArrived(msg)
+		m.relayout()
+		return m, nil
+	case play.Solved:
+		cmd := m.solved(msg)
+		m.relayout()
 		return m, cmd
 	case tea.MouseWheelMsg:
 		if m.cur() != nil && !m.zoom {
@@ -385,7 +486,21 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.relayout()
 		return m, cmd
 	}
+	if m.playOn {
+		// The explorer's reports, for a play step's proof.
+		var cmd tea.Cmd
+		m.play, cmd = m.play.Update(msg)
+		m.relayout()
+		return m, cmd
+	}
 	return m, nil
+}
+
+// TakesKey reports whether the player wants a key the screen around it
+// would otherwise take (esc, while a play step's proof runs).
+func (m Model) TakesKey(msg tea.KeyPressMsg) bool {
+	s := m.cur()
+	return s != nil && s.Kind == lessons.Play && m.playOn && !m.code && msg.String() == "esc" && m.play.HandlesKey(msg)
 }
 
 func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -398,7 +513,23 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	question := s.Kind == lessons.Predict || s.Kind == lessons.Choose
+	if s.Kind == lessons.Play && m.playOn && !m.code && m.play.HandlesKey(msg) {
+		var cmd tea.Cmd
+		m.play, cmd = m.play.Update(msg)
+		return m, cmd
+	}
 	switch {
+	case s.Kind == lessons.Play && key.Matches(msg, k.Hint):
+		m.hint = !m.hint
+		if m.hint {
+			m.reveal = revealHint
+		}
+	case s.Kind == lessons.Play && key.Matches(msg, k.Solution):
+		if m.canShowSolution() {
+			m.sol = true
+			m.play.ShowAnswer()
+			m.reveal = revealSolution
+		}
 	case question && key.Matches(msg, k.Up):
 		if m.cursor > 0 {
 			m.cursor--
@@ -527,6 +658,19 @@ func (m Model) ShortHelp() []key.Binding {
 		return []key.Binding{withHelp(k.Answer, "enter", desc), k.Prev}
 	}
 	var out []key.Binding
+	if s.Kind == lessons.Play {
+		if m.playOn {
+			out = append(out, m.play.ShortHelp()...)
+		}
+		if m.answered {
+			out = append(out, withHelp(k.Answer, "enter", "continue"))
+		}
+		out = append(out, k.Hint)
+		if m.canShowSolution() && !m.sol {
+			out = append(out, k.Solution)
+		}
+		return append(out, k.Code, k.Prev)
+	}
 	question := s.Kind == lessons.Predict || s.Kind == lessons.Choose
 	if question && !m.answered {
 		out = append(out, withHelp(k.Down, "↑↓", "choose"), withHelp(k.Answer, "enter", "answer"), k.Hint)
@@ -545,14 +689,30 @@ func (m Model) ShortHelp() []key.Binding {
 
 // FullHelp is the full key list, by column.
 func (m Model) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, g := range m.HelpGroups() {
+		out = append(out, g.Keys)
+	}
+	return out
+}
+
+// HelpGroups is every key, in named groups: the root's key list flows
+// them into as many columns as the window has room for.
+func (m Model) HelpGroups() []keyhelp.Group {
 	k := m.Keys
-	groups := [][]key.Binding{
-		append([]key.Binding{k.Up, k.Down, k.Pick, k.Answer, k.Hint, k.Solution}, k.Text.Bindings()...),
-		{k.Next, k.Prev, k.Code, k.Zoom, k.Decide},
-		k.Race.Bindings(),
+	answer := keyhelp.Group{Title: "Answer", Keys: []key.Binding{k.Up, k.Down, k.Pick, k.Answer, k.Hint, k.Solution}}
+	if s := m.cur(); s != nil && s.Kind == lessons.Play && m.playOn {
+		// A play step has no options to pick: its own keys take their place.
+		answer = keyhelp.Group{Title: "Play", Keys: append(m.play.FullHelp(), withHelp(k.Answer, "enter", "continue"), k.Hint, k.Solution)}
+	}
+	groups := []keyhelp.Group{
+		answer,
+		{Title: "Lesson", Keys: []key.Binding{k.Next, k.Prev, k.Code, k.Zoom, k.Decide}},
+		{Title: "Text", Keys: k.Text.Bindings()},
+		{Title: "Race", Keys: k.Race.Bindings()},
 	}
 	if m.live != nil {
-		groups = append(groups, []key.Binding{k.Live})
+		groups = append(groups, keyhelp.Group{Title: "Live", Keys: []key.Binding{k.Live}})
 	}
 	return groups
 }
@@ -672,6 +832,9 @@ func (m Model) textHeight(tb textBlock) int {
 	need := len(tb.lines)
 	share := 50
 	switch {
+	case m.cur().Kind == lessons.Play:
+		// The stage is where the learner works.
+		share = 35
 	case m.race.Run() != nil && !m.race.Hidden():
 		// A race is playing: it is what to watch.
 		share = 40
@@ -724,6 +887,9 @@ func (m Model) textBlock(w int) textBlock {
 	for _, l := range layout.Lines(layout.Wrap(s.Question, w)) {
 		lines = append(lines, st.Bold.Render(l))
 	}
+	if s.Kind == lessons.Play {
+		return m.playBlock(tb, lines, w)
+	}
 	for i, o := range s.Options {
 		mark := ""
 		if m.picked >= 0 {
@@ -769,6 +935,16 @@ func (m Model) textBlock(w int) textBlock {
 		lines = append(lines, layout.Lines(markdown.Render(o.Feedback, st.Markdown, w))...)
 		lines = append(lines, m.decidingLines(w)...)
 	}
+	lines = m.hintAndSolution(&tb, lines, s, w)
+	tb.lines = append(lines, m.liveLines(w)...)
+	return tb
+}
+
+// hintAndSolution adds the hint, the solution and "enter: continue" as
+// they are open, marking where each starts and ends in tb (the question
+// steps and the play steps end alike).
+func (m Model) hintAndSolution(tb *textBlock, lines []string, s *lessons.Step, w int) []string {
+	st := m.st
 	tb.hint = len(lines)
 	if m.hint {
 		lines = append(lines, "")
@@ -785,8 +961,7 @@ func (m Model) textBlock(w int) textBlock {
 		lines = append(lines, "", st.Faint.Render("enter: continue"))
 	}
 	tb.live = len(lines)
-	tb.lines = append(lines, m.liveLines(w)...)
-	return tb
+	return lines
 }
 
 // viewStage is the race (or the code) with a title rule.
@@ -807,6 +982,21 @@ func (m Model) viewStage(w, h int) string {
 	case s.Race == nil:
 		title = "race"
 		body = layout.Fit(m.st.Faint.Render("This step has no race."), w, h-1)
+	case s.Kind == lessons.Play:
+		title = "play · race " + s.Race.Scenario
+		switch {
+		case m.playErr != nil:
+			body = layout.Fit(m.st.Bad.Render(styles.Bad+" the race could not run: "+m.playErr.Error()), w, h-1)
+		case !m.playOn:
+			body = layout.Fit(m.st.Faint.Render("Setting up the race…"), w, h-1)
+		default:
+			title = "play: fix it · race " + m.play.Scenario()
+			if m.play.IsBreak() {
+				title = "play: break it · race " + m.play.Scenario()
+			}
+			m.play.SetSize(w, h-1)
+			body = m.play.View()
+		}
 	case m.raceErr != nil:
 		title = "race"
 		body = layout.Fit(m.st.Bad.Render(styles.Bad+" the race could not run: "+m.raceErr.Error()), w, h-1)

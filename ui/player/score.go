@@ -15,12 +15,12 @@ import (
 // then the race plays, and the text says what was predicted beside what
 // happened and which row of the race decides it.
 
-// questionSteps marks a lesson's question steps (predict and choose), the
-// steps that are scored, as progress.Lesson.Tally takes them.
+// questionSteps marks a lesson's question steps (predict, choose and
+// play), the steps that are scored, as progress.Lesson.Tally takes them.
 func questionSteps(l *lessons.Lesson) []bool {
 	out := make([]bool, len(l.Steps))
 	for i, s := range l.Steps {
-		out[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose
+		out[i] = s.Kind == lessons.Predict || s.Kind == lessons.Choose || s.Kind == lessons.Play
 	}
 	return out
 }
@@ -142,4 +142,39 @@ func joinAnd(s []string) string {
 		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+// playBlock ends a play step's text: what to do on the stage, or how it
+// was solved; the hint and the solution.
+func (m Model) playBlock(tb textBlock, lines []string, w int) textBlock {
+	st := m.st
+	s := m.cur()
+	tb.optEnd = len(lines)
+	lines = append(lines, "")
+	tb.feedback = len(lines)
+	word := "moves"
+	if s.Goal != nil && !s.Goal.IsBreak() {
+		word = "changes"
+	}
+	if a, ok := m.rec.Answers[m.step]; ok && a.Correct {
+		par := 0
+		if s.Goal != nil {
+			par = s.Goal.Par
+		}
+		text := st.OK.Render(styles.OK+" Solved.") + fmt.Sprintf(" Best: %d %s; par %d.", a.Best, word, par)
+		if a.FirstTry {
+			text += st.Faint.Render(" The score counts your first solution: at par.")
+		} else {
+			text += st.Faint.Render(" The score counts your first solution: over par.")
+		}
+		lines = append(lines, layout.Lines(layout.Wrap(text, w))...)
+	} else if s.Goal != nil && s.Goal.IsBreak() {
+		lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render(
+			"On the stage: step the controllers by their keys until the goal is met, in as few moves as you can. ⌫ takes a move back."), w))...)
+	} else {
+		lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render(
+			"On the stage: ↑↓ pick a setting, ←→ change it, enter proves the settings over every order. Change as few as you can."), w))...)
+	}
+	tb.lines = m.hintAndSolution(&tb, lines, s, w)
+	return tb
 }

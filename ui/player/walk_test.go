@@ -177,6 +177,16 @@ func walkPack(t *testing.T, name string, p *lessons.Pack) (checked, failed int) 
 					a.seenWords("after the answer", o.Feedback+extra, f)
 					bad = bad || a.failed
 				}
+				if s.Kind == lessons.Play {
+					// A play step: the hint, then the solution it unlocks.
+					a := open()
+					a.where = where + ", hint and solution"
+					a.d.Press("h", "s")
+					f := a.scrollFrames()
+					a.seenAll("with the hint and the solution", f)
+					a.seenWords("with the hint and the solution", s.Hint+"\n"+s.Solution, f)
+					bad = bad || a.failed
+				}
 				if bad {
 					failed++
 				}
@@ -201,11 +211,15 @@ func TestEveryStepIsReadable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	play, err := lessons.Load(os.DirFS("../play/testdata/pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	total, bad := 0, 0
 	for _, p := range []struct {
 		name string
 		pack *lessons.Pack
-	}{{"course", course}, {"examples/pack", example}} {
+	}{{"course", course}, {"examples/pack", example}, {"play pack", play}} {
 		c, f := walkPack(t, p.name, p.pack)
 		total += c
 		bad += f

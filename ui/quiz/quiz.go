@@ -28,6 +28,7 @@ import (
 	qz "github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/codepane"
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/markdown"
 	"github.com/conflictlab/conflictlab/ui/nav"
@@ -789,18 +790,27 @@ func (m Model) ShortHelp() []key.Binding {
 	return nil
 }
 
-// FullHelp is the full key list, by column.
-func (m Model) FullHelp() [][]key.Binding {
+// HelpGroups is every key, in named groups: the root's key list flows
+// them into as many columns as the window has room for.
+func (m Model) HelpGroups() []keyhelp.Group {
 	k := m.Keys
-	// Three columns fit 80 cells; the app adds its keys to the second.
-	return [][]key.Binding{
-		{withHelp(k.Down, "↑↓/jk", "option/field"), withHelp(k.Pick, "1-4", "answer"),
+	return []keyhelp.Group{
+		{Title: "Answer", Keys: []key.Binding{withHelp(k.Down, "↑↓/jk", "option/field"), withHelp(k.Pick, "1-4", "answer"),
 			withHelp(k.Enter, "enter", "start/answer/next"), withHelp(k.Lesson, "l", "open its lesson"),
-			withHelp(k.NextMissed, "n/p", "next/prev missed"), k.New},
-		append([]key.Binding{withHelp(k.Right, "←/→", "topic/count"), withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase digit")},
-			k.Text.Bindings()...),
-		k.Race.Bindings(),
+			withHelp(k.NextMissed, "n/p", "next/prev missed"), k.New}},
+		{Title: "Set up", Keys: []key.Binding{withHelp(k.Right, "←/→", "topic/count"), withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase digit")}},
+		{Title: "Text", Keys: k.Text.Bindings()},
+		{Title: "Race", Keys: k.Race.Bindings()},
 	}
+}
+
+// FullHelp is every key, one column per group.
+func (m Model) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, g := range m.HelpGroups() {
+		out = append(out, g.Keys)
+	}
+	return out
 }
 
 // --- drawing ---

@@ -3,20 +3,18 @@ package sandbox
 import (
 	"fmt"
 	"math/rand/v2"
-	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
-	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/preview"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
@@ -140,85 +138,24 @@ func (m *Model) refresh() {
 	p.out = p.world.Outcome()
 	m.race.SetRun(termsafe.Deep(&raceview.Run{Outcome: p.out}), false)
 	m.race.SetIndex(len(p.out.Steps) - 1)
-	// The simulator is deterministic, so a clone stepped once shows
-	// exactly what the step will do, without doing it.
-	n := len(p.out.Steps)
-	for _, tok := range p.world.Enabled() {
-		c := p.world.Clone()
-		if c.Step(tok) != nil {
-			continue
-		}
-		if steps := c.Outcome().Steps; len(steps) > n {
-			p.next[tok] = describe(steps[n])
-		}
-	}
+	p.next = preview.Next(p.world)
 }
 
-// describe says what a step does, without its answer.
-func describe(s race.Step) string {
-	switch s.Kind {
-	case "watch":
-		return "cache ← " + s.Event
-	case "lister":
-		return "read its Lister"
-	}
-	return report.Call(s)
-}
-
-// tokenKeys maps key names to schedule tokens: 1–4 and shift+1–4 always;
-// a controller's initial (and its capital, for its cache) when no other
-// controller shares it and the race tab does not use the key.
+// tokenKeys maps key names to schedule tokens (preview.TokenKeys) around
+// the race tab's own bindings.
 func (m Model) tokenKeys() map[string]string {
-	out := map[string]string{}
-	shifted := []string{"!", "@", "#", "$"}
-	reserved := map[string]bool{"q": true, "?": true}
 	k := m.Keys
-	for _, b := range []key.Binding{k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.Slower, k.Explore,
-		k.Check, k.Hint, k.Save, k.Load, k.Export, k.ObjectKey, m.race.Keys.ScrollUp, m.race.Keys.ScrollDown} {
-		for _, s := range b.Keys() {
-			reserved[s] = true
-		}
-	}
-	initials := map[rune]int{}
-	for _, c := range m.sc.Controllers {
-		initials[unicode.ToLower([]rune(c.Name)[0])]++
-	}
+	taken := []key.Binding{k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.Slower, k.Explore,
+		k.Check, k.Hint, k.Save, k.Load, k.Export, k.ObjectKey, m.race.Keys.ScrollUp, m.race.Keys.ScrollDown}
+	names := make([]string, len(m.sc.Controllers))
 	for i, c := range m.sc.Controllers {
-		if i >= 4 {
-			break
-		}
-		out[fmt.Sprint(i+1)] = c.Name
-		out[shifted[i]] = c.Name + race.CacheSuffix
-		out[fmt.Sprintf("shift+%d", i+1)] = c.Name + race.CacheSuffix
-		r := unicode.ToLower([]rune(c.Name)[0])
-		if initials[r] != 1 || !unicode.IsLetter(r) {
-			continue
-		}
-		if lo := string(r); !reserved[lo] {
-			out[lo] = c.Name
-		}
-		if up := string(unicode.ToUpper(r)); !reserved[up] {
-			out[up] = c.Name + race.CacheSuffix
-		}
+		names[i] = c.Name
 	}
-	return out
+	return preview.TokenKeys(names, taken)
 }
 
 // keysOf lists the keys that schedule a token, for the panel.
-func (m Model) keysOf(token string) string {
-	var ks []string
-	for k, t := range m.tokenKeys() {
-		if t == token && !strings.HasPrefix(k, "shift+") {
-			ks = append(ks, k)
-		}
-	}
-	// Digits and symbols first, then the letter.
-	sort.Slice(ks, func(i, j int) bool {
-		li, lj := unicode.IsLetter(rune(ks[i][0])), unicode.IsLetter(rune(ks[j][0]))
-		return !li && lj || li == lj && ks[i] < ks[j]
-	})
-	return strings.Join(ks, "/")
-}
+func (m Model) keysOf(token string) string { return preview.KeysOf(m.tokenKeys(), token) }
 
 func (m Model) raceKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.Keys

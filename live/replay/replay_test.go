@@ -1,4 +1,4 @@
-package ui
+package replay
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 // process before the replay's cleanup: stop cancels the replay and waits
 // for it, then hands back what the cleanup said (issue 9).
 func TestLiveReplaysStopWaitsForTheCleanup(t *testing.T) {
-	l := newLiveReplays("", "")
+	l := New("", "")
 	if !l.begin() {
 		t.Fatal("a replay could not start")
 	}
 	stopped := make(chan string)
-	go func() { stopped <- l.stop() }()
+	go func() { stopped <- l.Stop() }()
 	<-l.ctx.Done() // stop has cancelled the replay's context…
 	select {
 	case said := <-stopped:

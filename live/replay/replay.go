@@ -1,4 +1,9 @@
-package ui
+// Package replay is live mode for the lesson player: the replays of one
+// run of the tutorial on a real cluster, and player.Live over the live
+// package. The program's owner (the CLI for a terminal, conflictlab serve
+// for a workshop) makes one and hands it to ui.Options: the TUI itself
+// never imports the live package nor reads the environment.
+package replay
 
 import (
 	"bytes"
@@ -15,9 +20,9 @@ import (
 	"github.com/conflictlab/conflictlab/ui/raceview"
 )
 
-// kubeconfigFound reports whether a kubeconfig is where client-go looks
-// for one: the player offers "replay on your cluster" only then.
-func kubeconfigFound(getenv func(string) string) bool {
+// KubeconfigFound reports whether a kubeconfig is where client-go looks
+// for one: the terminal tutorial offers "replay on your cluster" only then.
+func KubeconfigFound(getenv func(string) string) bool {
 	for _, p := range filepath.SplitList(getenv("KUBECONFIG")) {
 		if p == "" {
 			continue
@@ -34,11 +39,11 @@ func kubeconfigFound(getenv func(string) string) bool {
 	return false
 }
 
-// liveReplays are the replays on a cluster that one run of the program
+// Replays are the replays on a cluster that one run of the program
 // starts. However the program ends — q, Ctrl+C, a signal, an error — it
 // stops them and waits for their cleanup before the process exits, then
 // says what the cleanup did (and what is left, if anything).
-type liveReplays struct {
+type Replays struct {
 	ctx        context.Context
 	cancel     context.CancelFunc
 	journal    live.Journal
@@ -50,21 +55,24 @@ type liveReplays struct {
 	log        bytes.Buffer // the live package's notices, said after the screen is given back
 }
 
-func newLiveReplays(journal live.Journal, kubeconfig string) *liveReplays {
+// New makes the replays of one run: on kubeconfig's cluster ("":
+// client-go's usual places), journalled in journal so that `conflictlab
+// cleanup` can remove what an interrupted replay left.
+func New(journal live.Journal, kubeconfig string) *Replays {
 	ctx, cancel := context.WithCancel(context.Background())
-	l := &liveReplays{ctx: ctx, cancel: cancel, journal: journal, kubeconfig: kubeconfig}
+	l := &Replays{ctx: ctx, cancel: cancel, journal: journal, kubeconfig: kubeconfig}
 	l.done = sync.NewCond(&l.mu)
 	return l
 }
 
-func (l *liveReplays) Write(p []byte) (int, error) {
+func (l *Replays) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.log.Write(p)
 }
 
 // begin counts a replay in; false once the program is ending.
-func (l *liveReplays) begin() bool {
+func (l *Replays) begin() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.stopped {
@@ -74,16 +82,16 @@ func (l *liveReplays) begin() bool {
 	return true
 }
 
-func (l *liveReplays) end() {
+func (l *Replays) end() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.running--
 	l.done.Broadcast()
 }
 
-// stop cancels the replays still running, waits for their cleanup and
+// Stop cancels the replays still running, waits for their cleanup and
 // returns what they reported ("" when nothing ran).
-func (l *liveReplays) stop() string {
+func (l *Replays) Stop() string {
 	l.mu.Lock()
 	l.stopped = true
 	l.mu.Unlock()
@@ -96,9 +104,9 @@ func (l *liveReplays) stop() string {
 	return l.log.String()
 }
 
-// replayer is the player's Live for a pack: nil when there is no
-// kubeconfig that works.
-func (l *liveReplays) replayer(p *lessons.Pack) player.Live {
+// For is the player's Live for a pack: nil when there is no kubeconfig
+// that works.
+func (l *Replays) For(p *lessons.Pack) player.Live {
 	// The learner consents on screen (server, context, what is created)
 	// before each replay, so the Widget CRD may be installed for it; it is
 	// removed after, if the replay created it.
@@ -114,7 +122,7 @@ func (l *liveReplays) replayer(p *lessons.Pack) player.Live {
 type liveReplayer struct {
 	pack    *lessons.Pack
 	cluster *live.Cluster
-	runs    *liveReplays
+	runs    *Replays
 	// mu keeps replays one at a time.
 	mu sync.Mutex
 }

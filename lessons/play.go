@@ -1,0 +1,647 @@
+package lessons
+
+import (
+	yaml "go.yaml.in/yaml/v3"
+
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/explore"
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// A play step makes the learner do what the other steps show: be the
+// scheduler and find the order that breaks the race (Break), or change
+// the fewest of the controllers' settings so that no order breaks it
+// (Fix). Both goals are checked by the simulator, never by the author:
+// a break goal is met when its claims hold on the race so far, and a fix
+// is proven over every interleaving by the explorer. Check (at validate
+// time) proves that par is the true minimum and that the author's answer
+// reaches it.
+
+// PlayGoal is what a play step asks for. Exactly one of Break and Fix is
+// set.
+type PlayGoal struct {
+	// Break: reach, by scheduling steps, a state where every claim holds
+	// (as on the outcome so far: "data.owner is lost"). Par is the fewest
+	// scheduler moves that do it.
+	Break []Claim
+	// Fix: change settings (Knobs) until no interleaving ends with one of
+	// these verdicts. Par is the fewest settings changed that do it.
+	Fix []race.Verdict
+	// Knobs are the settings a fix may change, each with the values the
+	// learner may pick from, in order; every controller that Controllers
+	// names (all when empty) has each knob.
+	Knobs []Knob
+	// Controllers whose settings a fix may change (all when empty).
+	Controllers []string
+	// Par is the fewest moves (break) or changes (fix) that reach the goal.
+	Par int
+	// Schedule is the author's shortest order (break); Check replays it.
+	Schedule []string
+	// Settings is the author's fix: controller → knob → value; Check
+	// proves it with the explorer.
+	Settings Settings
+	// Line is where the goal is written.
+	Line int
+}
+
+// Knob is one setting of a controller that a fix may change.
+type Knob struct {
+	Name   KnobName
+	Values []string
+}
+
+// KnobName is a setting a fix can change: the fields of a choose step's
+// strategy.
+type KnobName string
+
+// The knobs, named as strategies name them in lesson files.
+const (
+	KnobWrite   KnobName = "write"
+	KnobRead    KnobName = "read"
+	KnobRetry   KnobName = "retry"
+	KnobRequeue KnobName = "requeue"
+	KnobWithRV  KnobName = "withRV"
+	KnobForce   KnobName = "force"
+	KnobTest    KnobName = "test"
+)
+
+// KnobNames lists them in the order a settings table shows them.
+var KnobNames = []KnobName{KnobWrite, KnobRead, KnobWithRV, KnobTest, KnobForce, KnobRetry, KnobRequeue}
+
+// Settings are knob values per controller: controller → knob → value.
+type Settings map[string]map[KnobName]string
+
+// Clone is a deep copy.
+func (s Settings) Clone() Settings {
+	out := make(Settings, len(s))
+	for c, m := range s {
+		out[c] = make(map[KnobName]string, len(m))
+		for k, v := range m {
+			out[c][k] = v
+		}
+	}
+	return out
+}
+
+// Changes counts the (controller, knob) pairs whose value differs from
+// from's.
+func (s Settings) Changes(from Settings) int {
+	n := 0
+	for c, m := range s {
+		for k, v := range m {
+			if from[c][k] != v {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// String lists the settings in a stable order ("a.write=update b.retry=default").
+func (s Settings) String() string {
+	var parts []string
+	for _, c := range sortedKeys(s) {
+		for _, k := range KnobNames {
+			if v, ok := s[c][k]; ok {
+				parts = append(parts, fmt.Sprintf("%s.%s=%s", c, k, v))
+			}
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func sortedKeys(s Settings) []string {
+	out := make([]string, 0, len(s))
+	for c := range s {
+		out = append(out, c)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// IsBreak reports whether the goal is to break the race.
+func (g *PlayGoal) IsBreak() bool { return len(g.Break) > 0 }
+
+// Tunable lists the controllers a fix may change, in the scenario's order.
+func (g *PlayGoal) Tunable(sc *scenario.Scenario) []string {
+	var out []string
+	for _, c := range sc.Controllers {
+		if len(g.Controllers) == 0 || contains(g.Controllers, c.Name) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// KnobValue is a controller's current value of a knob, as a strategy
+// would write it ("" when the program's value has no name, such as a
+// retry policy that is none of the presets).
+func KnobValue(p controller.Program, k KnobName) string {
+	switch k {
+	case KnobWrite:
+		return string(p.Write)
+	case KnobRead:
+		return string(p.Read)
+	case KnobRetry:
+		name, _ := controller.RetryPresetOf(p.Retry)
+		return name
+	case KnobRequeue:
+		return strconv.Itoa(p.Requeue.Max)
+	case KnobWithRV:
+		return strconv.FormatBool(p.WithRV)
+	case KnobForce:
+		return strconv.FormatBool(p.Force)
+	case KnobTest:
+		if p.Test == controller.TestNone {
+			return "none"
+		}
+		return string(p.Test)
+	}
+	return ""
+}
+
+// StartSettings are the scenario's own values of the goal's knobs.
+func (g *PlayGoal) StartSettings(sc *scenario.Scenario) Settings {
+	s := Settings{}
+	for _, c := range sc.Controllers {
+		if len(g.Controllers) > 0 && !contains(g.Controllers, c.Name) {
+			continue
+		}
+		s[c.Name] = map[KnobName]string{}
+		for _, k := range g.Knobs {
+			s[c.Name][k.Name] = KnobValue(c.Program, k.Name)
+		}
+	}
+	return s
+}
+
+// Answer is the author's fix: the scenario's settings with the goal's
+// Settings applied.
+func (g *PlayGoal) Answer(sc *scenario.Scenario) Settings {
+	s := g.StartSettings(sc)
+	for c, m := range g.Settings {
+		for k, v := range m {
+			if s[c] != nil {
+				s[c][k] = v
+			}
+		}
+	}
+	return s
+}
+
+// strategyOf turns one controller's knob values into a strategy.
+func strategyOf(m map[KnobName]string) (Strategy, error) {
+	var sp StrategySpec
+	for k, v := range m {
+		switch k {
+		case KnobWrite:
+			sp.Write = v
+		case KnobRead:
+			sp.Read = v
+		case KnobRetry:
+			sp.Retry = v
+		case KnobTest:
+			sp.Test = v
+		case KnobRequeue:
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return Strategy{}, fmt.Errorf("requeue %q: want a number", v)
+			}
+			sp.Requeue = &n
+		case KnobWithRV, KnobForce:
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return Strategy{}, fmt.Errorf("%s %q: want true or false", k, v)
+			}
+			if k == KnobWithRV {
+				sp.WithRV = &b
+			} else {
+				sp.Force = &b
+			}
+		default:
+			return Strategy{}, fmt.Errorf("unknown knob %q", k)
+		}
+	}
+	return sp.Parse()
+}
+
+// Tuned is base with the settings applied. base is shared; the result is
+// a copy.
+func Tuned(base *scenario.Scenario, s Settings) (*scenario.Scenario, error) {
+	sc := *base
+	sc.Controllers = append([]scenario.Controller(nil), base.Controllers...)
+	for i, c := range sc.Controllers {
+		m, ok := s[c.Name]
+		if !ok {
+			continue
+		}
+		st, err := strategyOf(m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Name, err)
+		}
+		sc.Controllers[i].Program = st.Apply(c.Program)
+	}
+	return &sc, nil
+}
+
+// BreakMet reports whether every claim of a break goal holds on the
+// outcome so far. sc is the race's scenario (explore claims are not
+// allowed in a goal, so it is only passed through).
+func (g *PlayGoal) BreakMet(sc *scenario.Scenario, o *race.Outcome) bool {
+	for _, c := range g.Break {
+		if checkClaim(func() (*scenario.Scenario, error) { return sc, nil }, o, c) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// ShortestBreak finds a shortest order of scheduler moves after which the
+// break goal holds, breadth first over the race's states (a state reached
+// again by another order of the same length is not expanded twice). It
+// gives up after limit states; nil, nil when no order within the race's
+// step budget breaks it.
+func (g *PlayGoal) ShortestBreak(ctx context.Context, sc *scenario.Scenario, limit int) ([]string, error) {
+	w, err := race.New(sc)
+	if err != nil {
+		return nil, err
+	}
+	if g.BreakMet(sc, w.Outcome()) {
+		return []string{}, nil
+	}
+	keys := race.NewStateKeys()
+	seen := map[[32]byte]bool{keys.Key(w): true}
+	level := []*race.World{w}
+	states := 0
+	for len(level) > 0 {
+		var next []*race.World
+		for _, cur := range level {
+			for _, tok := range cur.Enabled() {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				c := cur.Clone()
+				if err := c.Step(tok); err != nil {
+					return nil, err
+				}
+				if g.BreakMet(sc, c.Outcome()) {
+					return append([]string(nil), c.Taken()...), nil
+				}
+				if c.Done() {
+					continue
+				}
+				k := keys.Key(c)
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				if states++; states > limit {
+					return nil, fmt.Errorf("more than %d states: the race is too big to search for its shortest break", limit)
+				}
+				next = append(next, c)
+			}
+		}
+		level = next
+	}
+	return nil, nil
+}
+
+// FixResult is what the explorer says about a fix attempt.
+type FixResult struct {
+	// Schedules is the number of interleavings, Bad how many of them end
+	// with a verdict the goal forbids; Example is one of those.
+	Schedules int
+	Bad       int
+	Example   []string
+	Verdict   race.Verdict
+	Truncated bool
+	Cancelled bool
+}
+
+// Proven reports whether the fix holds over every interleaving.
+func (r FixResult) Proven() bool { return r.Bad == 0 && !r.Truncated && !r.Cancelled }
+
+// ProveFix explores every interleaving of sc and counts those that end
+// with a forbidden verdict.
+func (g *PlayGoal) ProveFix(ctx context.Context, sc *scenario.Scenario, opts explore.Options) (FixResult, error) {
+	r, err := explore.Explore(ctx, sc, opts)
+	if err != nil {
+		return FixResult{}, err
+	}
+	fr := FixResult{Schedules: r.Schedules, Truncated: r.Truncated, Cancelled: r.Cancelled}
+	for _, v := range g.Fix {
+		if n := r.Tally[v]; n > 0 {
+			if fr.Bad == 0 {
+				fr.Example, fr.Verdict = r.Examples[v], v
+			}
+			fr.Bad += n
+		}
+	}
+	return fr, nil
+}
+
+// breakSearchLimit bounds the search for a shortest break at validate time.
+const breakSearchLimit = 200_000
+
+// checkPlay proves a play step's goal: for a break, that the author's
+// order meets it in Par moves and that no shorter order does; for a fix,
+// that the race as written fails, that the author's settings change Par
+// knobs and hold over every interleaving, and that no fewer changes do.
+func (p *Pack) checkPlay(l *Lesson, s Step, field string) []error {
+	var errs []error
+	g := s.Goal
+	fail := func(f, msg string) {
+		errs = append(errs, &Error{File: l.File, Line: g.Line, Field: field + ".goal" + f, Msg: msg})
+	}
+	base, err := p.ScenarioFor(s, nil)
+	if err != nil {
+		return []error{&Error{File: l.File, Line: s.Line, Field: field + ".race", Msg: err.Error()}}
+	}
+	ctx := context.Background()
+	if g.IsBreak() {
+		w, err := race.New(base)
+		if err != nil {
+			fail(".schedule", err.Error())
+			return errs
+		}
+		for i, tok := range g.Schedule {
+			if err := w.Step(tok); err != nil {
+				fail(fmt.Sprintf(".schedule[%d]", i), err.Error())
+				return errs
+			}
+		}
+		if !g.BreakMet(base, w.Outcome()) {
+			fail(".schedule", "the order given does not meet the goal: "+firstBreakMiss(g, base, w.Outcome()))
+		}
+		if len(g.Schedule) != g.Par {
+			fail(".par", fmt.Sprintf("par is %d but the order given takes %d moves", g.Par, len(g.Schedule)))
+		}
+		best, err := g.ShortestBreak(ctx, base, breakSearchLimit)
+		switch {
+		case err != nil:
+			fail("", err.Error())
+		case best == nil:
+			fail(".break", "no order of steps meets this goal")
+		case len(best) < g.Par:
+			fail(".par", fmt.Sprintf("par is %d, but %d moves do it: %s", g.Par, len(best), strings.Join(best, " ")))
+		}
+		return errs
+	}
+	start := g.StartSettings(base)
+	r, err := g.ProveFix(ctx, base, explore.Options{})
+	if err != nil {
+		fail("", err.Error())
+		return errs
+	}
+	if r.Bad == 0 {
+		fail(".fix", fmt.Sprintf("nothing to fix: none of the %d interleavings ends %s", r.Schedules, verdictList(g.Fix)))
+	}
+	if n := g.Settings.Changes(start); n != g.Par {
+		fail(".par", fmt.Sprintf("par is %d but the settings given change %d", g.Par, n))
+	}
+	for c, m := range g.Settings {
+		if _, ok := start[c]; !ok {
+			fail(".settings", fmt.Sprintf("%s is not a controller this fix may change", c))
+			continue
+		}
+		for k, v := range m {
+			if !knobAllows(g.Knobs, k, v) {
+				fail(".settings", fmt.Sprintf("%s.%s=%s is not one of the values the step offers", c, k, v))
+			}
+		}
+	}
+	sc, err := Tuned(base, g.Answer(base))
+	if err != nil {
+		fail(".settings", err.Error())
+		return errs
+	}
+	if r, err := g.ProveFix(ctx, sc, explore.Options{}); err != nil {
+		fail(".settings", err.Error())
+	} else if !r.Proven() {
+		fail(".settings", fmt.Sprintf("the settings given do not fix it: %d of %d interleavings end %s, e.g. %s",
+			r.Bad, r.Schedules, r.Verdict, strings.Join(r.Example, " ")))
+	}
+	// No fewer changes may do: try every setting with fewer than Par
+	// changes (par is small, so this is a handful of explorations).
+	var smaller Settings
+	err = g.eachWithin(base, start, g.Par-1, func(s Settings) (bool, error) {
+		sc, err := Tuned(base, s)
+		if err != nil {
+			return true, nil // an invalid combination fixes nothing
+		}
+		r, err := g.ProveFix(ctx, sc, explore.Options{})
+		if err != nil {
+			return true, nil // a race that cannot run fixes nothing
+		}
+		if r.Proven() {
+			smaller = s
+			return false, nil
+		}
+		return true, nil
+	})
+	if err != nil {
+		fail("", err.Error())
+	}
+	if smaller != nil {
+		fail(".par", fmt.Sprintf("par is %d, but %d changes fix it: %s", g.Par, smaller.Changes(start), diffSettings(smaller, start)))
+	}
+	return errs
+}
+
+// eachWithin calls f on every setting reachable from start by changing
+// 1..n knobs, until f returns false.
+func (g *PlayGoal) eachWithin(base *scenario.Scenario, start Settings, n int, f func(Settings) (bool, error)) error {
+	type slot struct {
+		c string
+		k Knob
+	}
+	var slots []slot
+	for _, c := range g.Tunable(base) {
+		for _, k := range g.Knobs {
+			slots = append(slots, slot{c, k})
+		}
+	}
+	var rec func(from int, s Settings, left int) (bool, error)
+	rec = func(from int, s Settings, left int) (bool, error) {
+		if left == 0 {
+			return true, nil
+		}
+		for i := from; i < len(slots); i++ {
+			sl := slots[i]
+			for _, v := range sl.k.Values {
+				if v == start[sl.c][sl.k.Name] {
+					continue
+				}
+				t := s.Clone()
+				t[sl.c][sl.k.Name] = v
+				more, err := f(t)
+				if err != nil || !more {
+					return false, err
+				}
+				if more, err = rec(i+1, t, left-1); err != nil || !more {
+					return false, err
+				}
+			}
+		}
+		return true, nil
+	}
+	_, err := rec(0, start.Clone(), n)
+	return err
+}
+
+func knobAllows(ks []Knob, name KnobName, v string) bool {
+	for _, k := range ks {
+		if k.Name == name {
+			return contains(k.Values, v)
+		}
+	}
+	return false
+}
+
+// diffSettings lists what s changes from start.
+func diffSettings(s, start Settings) string {
+	d := Settings{}
+	for c, m := range s {
+		for k, v := range m {
+			if start[c][k] != v {
+				if d[c] == nil {
+					d[c] = map[KnobName]string{}
+				}
+				d[c][k] = v
+			}
+		}
+	}
+	return d.String()
+}
+
+func verdictList(vs []race.Verdict) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = string(v)
+	}
+	return strings.Join(s, " or ")
+}
+
+func firstBreakMiss(g *PlayGoal, sc *scenario.Scenario, o *race.Outcome) string {
+	for _, c := range g.Break {
+		if err := checkClaim(func() (*scenario.Scenario, error) { return sc, nil }, o, c); err != nil {
+			return err.Error()
+		}
+	}
+	return ""
+}
+
+// errNoGoal is returned for a play step without a goal.
+var errNoGoal = errors.New("a play step needs a goal: break (claims to reach) or fix (verdicts no order may end with)")
+
+// goalFile mirrors a goal in YAML. knobs is a mapping kept as a node, so
+// its order (the order the settings table shows) survives.
+type goalFile struct {
+	Break       []yaml.Node                  `yaml:"break"`
+	Fix         []string                     `yaml:"fix"`
+	Knobs       yaml.Node                    `yaml:"knobs"`
+	Controllers []string                     `yaml:"controllers"`
+	Par         int                          `yaml:"par"`
+	Schedule    []string                     `yaml:"schedule"`
+	Settings    map[string]map[string]string `yaml:"settings"`
+}
+
+func parseGoal(file, field string, n *yaml.Node) (*PlayGoal, error) {
+	var gf goalFile
+	if err := DecodeStrict(n, &gf); err != nil {
+		return nil, fieldErr(file, n, field, err)
+	}
+	g := &PlayGoal{Controllers: gf.Controllers, Par: gf.Par, Schedule: gf.Schedule, Line: n.Line}
+	var errs []error
+	bad := func(key, f, msg string) {
+		errs = append(errs, &Error{File: file, Line: lineOf(n, key), Field: field + f, Msg: msg})
+	}
+	if (len(gf.Break) > 0) == (len(gf.Fix) > 0) {
+		bad("", "", "want exactly one of break (claims to reach) and fix (verdicts no order may end with)")
+	}
+	if gf.Par < 1 {
+		bad("par", ".par", "want the fewest moves (break) or changes (fix) that reach the goal, at least 1")
+	}
+	for i := range gf.Break {
+		c, err := ParseClaim(file, fmt.Sprintf("%s.break[%d]", field, i), &gf.Break[i])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if c.Explore != nil {
+			bad("break", fmt.Sprintf(".break[%d]", i), "a break goal is checked on one order: an explore claim belongs to a fix")
+			continue
+		}
+		g.Break = append(g.Break, c)
+	}
+	for i, v := range gf.Fix {
+		if !validVerdict(race.Verdict(v)) {
+			bad("fix", fmt.Sprintf(".fix[%d]", i), fmt.Sprintf("unknown verdict %q", v))
+		}
+		g.Fix = append(g.Fix, race.Verdict(v))
+	}
+	if len(gf.Break) > 0 {
+		if gf.Knobs.Kind != 0 || len(gf.Settings) > 0 {
+			bad("knobs", ".knobs", "knobs and settings belong to a fix goal")
+		}
+		if len(gf.Schedule) == 0 {
+			bad("schedule", ".schedule", "give a shortest order that breaks it (the check replays it)")
+		}
+	}
+	if len(gf.Fix) > 0 {
+		if len(gf.Schedule) > 0 {
+			bad("schedule", ".schedule", "a fix goal is proven over every order: give settings, not a schedule")
+		}
+		if gf.Knobs.Kind != yaml.MappingNode || len(gf.Knobs.Content) == 0 {
+			bad("knobs", ".knobs", "a fix goal needs knobs: a mapping of setting → the values offered")
+		} else {
+			for i := 0; i+1 < len(gf.Knobs.Content); i += 2 {
+				k, vn := gf.Knobs.Content[i], gf.Knobs.Content[i+1]
+				name := KnobName(k.Value)
+				f := ".knobs." + k.Value
+				var vals []string
+				if err := vn.Decode(&vals); err != nil || len(vals) < 2 {
+					errs = append(errs, &Error{File: file, Line: k.Line, Field: field + f, Msg: "want a list of at least two values"})
+					continue
+				}
+				for _, v := range vals {
+					if _, err := strategyOf(map[KnobName]string{name: v}); err != nil {
+						errs = append(errs, &Error{File: file, Line: vn.Line, Field: field + f, Msg: err.Error()})
+					}
+				}
+				g.Knobs = append(g.Knobs, Knob{Name: name, Values: vals})
+			}
+		}
+		if len(gf.Settings) == 0 {
+			bad("settings", ".settings", "give the fewest changes that fix it (the check proves them)")
+		}
+		g.Settings = Settings{}
+		for c, m := range gf.Settings {
+			g.Settings[c] = map[KnobName]string{}
+			for k, v := range m {
+				g.Settings[c][KnobName(k)] = v
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return g, nil
+}
+
+func validVerdict(v race.Verdict) bool {
+	for _, w := range race.Verdicts {
+		if v == w {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,297 @@
+package play
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/ui/styles"
+	"github.com/conflictlab/conflictlab/ui/uitest"
+)
+
+// open is step i (0: break, 1: fix) of the test pack at w×h.
+func open(t *testing.T, i, w, h int) Model {
+	t.Helper()
+	p, err := lessons.Load(os.DirFS("testdata/pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := p.Lessons[0].Steps[i]
+	sc, err := lessons.NewRaces(p).Scenario(s.Spec(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(s.Goal, sc, s.Question, i, styles.New(true, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetTicker(uitest.Ticker)
+	m.SetSize(w, h)
+	return m
+}
+
+// run delivers the messages a command leads to, as a program would (but
+// in order, on this goroutine), and collects what the component reports.
+func run(t *testing.T, m Model, cmd tea.Cmd) (Model, []Solved) {
+	t.Helper()
+	var solved []Solved
+	var do func(tea.Cmd)
+	do = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
+		}
+		switch msg := cmd().(type) {
+		case nil:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				do(c)
+			}
+		case Solved:
+			solved = append(solved, msg)
+		default:
+			var next tea.Cmd
+			m, next = m.Update(msg)
+			if _, tick := msg.(interface{ PlaybackTick() }); !tick {
+				do(next)
+			}
+		}
+	}
+	do(cmd)
+	return m, solved
+}
+
+func press(t *testing.T, m Model, keys ...string) (Model, []Solved) {
+	t.Helper()
+	var all []Solved
+	for _, k := range keys {
+		var cmd tea.Cmd
+		m, cmd = m.Update(uitest.Key(k))
+		var s []Solved
+		m, s = run(t, m, cmd)
+		all = append(all, s...)
+	}
+	return m, all
+}
+
+func view(m Model) string { return ansi.Strip(m.View()) }
+
+func see(t *testing.T, m Model, want ...string) {
+	t.Helper()
+	v := view(m)
+	for _, w := range want {
+		if !strings.Contains(v, w) {
+			t.Fatalf("screen lacks %q:\n%s", w, v)
+		}
+	}
+}
+
+func notSee(t *testing.T, m Model, bad ...string) {
+	t.Helper()
+	v := view(m)
+	for _, b := range bad {
+		if strings.Contains(v, b) {
+			t.Fatalf("screen shows %q:\n%s", b, v)
+		}
+	}
+}
+
+func TestBreakAtPar(t *testing.T) {
+	m := open(t, 0, 100, 30)
+	see(t, m, "Goal: Make a's data.owner get lost.", "moves 0 · par 4", "1/a", "2/b", "next: read its Lister")
+	m, s := press(t, m, "a", "b", "1")
+	if len(s) != 0 || m.Solved() {
+		t.Fatalf("solved after three moves: %v", s)
+	}
+	see(t, m, "moves 3 · par 4")
+	m, s = press(t, m, "2")
+	if len(s) != 1 || s[0] != (Solved{ID: 0, Moves: 4, Par: 4, Break: true, Description: "a b a b"}) {
+		t.Fatalf("reported %+v, want one solution in 4 moves", s)
+	}
+	see(t, m, "moves 4 · par 4", "✓ Solved: 4 moves, at par.", "LOST data.owner")
+	// Solved: more moves are refused until a restart.
+	m, s = press(t, m, "a")
+	if len(s) != 0 || m.Moves() != 4 {
+		t.Fatalf("a move after the solution was taken: %d moves, %v", m.Moves(), s)
+	}
+	see(t, m, "best 4")
+}
+
+func TestBreakUndoAndRestart(t *testing.T) {
+	m := open(t, 0, 100, 30)
+	m, _ = press(t, m, "backspace")
+	see(t, m, "nothing to undo")
+	m, _ = press(t, m, "a", "a")
+	if got := strings.Join(m.world.Taken(), " "); got != "a a" {
+		t.Fatalf("taken %q", got)
+	}
+	m, _ = press(t, m, "backspace")
+	if got := strings.Join(m.world.Taken(), " "); got != "a" {
+		t.Fatalf("after undo taken %q, want a", got)
+	}
+	see(t, m, "moves 1 · par 4")
+	m, s := press(t, m, "b", "a", "b")
+	if len(s) != 1 || !m.Solved() {
+		t.Fatalf("a b a b after an undo did not solve it: %v", s)
+	}
+	// Undo the winning move: no longer solved, and moves count down.
+	m, _ = press(t, m, "backspace")
+	if m.Solved() || m.Moves() != 3 {
+		t.Fatalf("after undoing the last move: solved %v, %d moves", m.Solved(), m.Moves())
+	}
+	m, _ = press(t, m, "r")
+	see(t, m, "moves 0 · par 4")
+	if m.Moves() != 0 || len(m.hist) != 0 {
+		t.Fatalf("restart left %d moves", m.Moves())
+	}
+}
+
+func TestBreakOverParAndRaceOver(t *testing.T) {
+	m := open(t, 0, 100, 30)
+	// a finishes first: b's write then carries a's key. No loss.
+	m, s := press(t, m, "a", "a", "b", "b")
+	if len(s) != 0 {
+		t.Fatalf("a a b b reported a solution: %v", s)
+	}
+	see(t, m, "✗ The race is over and the goal is not met.")
+	if m.Attempts() != 1 {
+		t.Fatalf("attempts %d, want 1 (the race ended)", m.Attempts())
+	}
+	m, _ = press(t, m, "2")
+	see(t, m, "b takes no more steps")
+	// A longer order than par breaks it too: solved, over par.
+	// (Both read; b writes nothing yet... a writes after b read.)
+	m, _ = press(t, m, "r")
+	m, s = press(t, m, "a", "b", "a", "b")
+	if len(s) != 1 {
+		t.Fatal("not solved")
+	}
+	m.best = 0
+	m, _ = press(t, m, "r")
+	m.goal = &lessons.PlayGoal{Break: m.goal.Break, Par: 3, Schedule: m.goal.Schedule}
+	m, s = press(t, m, "a", "b", "a", "b")
+	if len(s) != 1 || s[0].Moves != 4 || s[0].Par != 3 {
+		t.Fatalf("reported %+v", s)
+	}
+	see(t, m, "✓ Solved: 4 moves; par is 3.")
+}
+
+func TestBreakAnswerOnShow(t *testing.T) {
+	m := open(t, 0, 100, 30)
+	notSee(t, m, "Author's order")
+	m.ShowAnswer()
+	see(t, m, "Author's order: a b a b (4 moves)")
+}
+
+func TestFixChangeAndProve(t *testing.T) {
+	m := open(t, 1, 100, 30)
+	see(t, m, "Goal: Change the fewest settings", "changes: 0 · par 2", "‹ update-clear-rv ›", "enter proves")
+	// Prove the race as it is: some orders lose.
+	m, s := press(t, m, "enter")
+	if len(s) != 0 || m.result == nil || m.result.Bad == 0 {
+		t.Fatalf("the race as written was proven: %+v %v", m.result, s)
+	}
+	see(t, m, fmt.Sprintf("✗ %d of %d orders end lost, e.g. ", m.result.Bad, m.result.Schedules), "space watches it")
+	if m.Race().Run() == nil {
+		t.Fatal("no example race on the stage")
+	}
+	if !m.provenNow() || !m.HandlesKey(uitest.Key("enter")) {
+		t.Fatal("enter on settings proven not to fix it should prove them again, not continue")
+	}
+	// a writes with the RV: one change, still losing (b clears it).
+	m, _ = press(t, m, "right")
+	see(t, m, "changes: 1 · par 2", "‹ update ›", "changed")
+	m, s = press(t, m, "enter")
+	if len(s) != 0 || m.result.Proven() {
+		t.Fatalf("one change proven: %+v", m.result)
+	}
+	// b too: proven, solved at par.
+	m, _ = press(t, m, "down", "down", "right")
+	see(t, m, "changes: 2 · par 2")
+	m, s = press(t, m, "enter")
+	if len(s) != 1 || s[0] != (Solved{ID: 1, Moves: 2, Par: 2, Description: "a.write=update b.write=update"}) {
+		t.Fatalf("reported %+v", s)
+	}
+	see(t, m, "✓ Proven: none of", "ends lost", "Solved: 2 changes, at par.")
+	if m.HandlesKey(uitest.Key("enter")) {
+		t.Fatal("enter on settings proven to fix it should be left to the screen (continue)")
+	}
+	// Changing a setting away and back keeps the proof.
+	m, _ = press(t, m, "left")
+	if m.Solved() {
+		t.Fatal("solved with changed settings")
+	}
+	see(t, m, "enter proves")
+	m, _ = press(t, m, "right")
+	if !m.Solved() {
+		t.Fatal("back to the proven settings: not solved")
+	}
+}
+
+// A proof's result about settings changed since, or cancelled, is
+// dropped.
+func TestFixStaleAndCancelled(t *testing.T) {
+	m := open(t, 1, 100, 30)
+	m, cmd := m.Update(uitest.Key("enter"))
+	if !m.Proving() {
+		t.Fatal("not proving")
+	}
+	see(t, m, "proving…", "esc cancels")
+	if !m.HandlesKey(uitest.Key("esc")) {
+		t.Fatal("esc is not the component's while proving")
+	}
+	// A knob changes while it runs: the run's result is stale.
+	m, _ = press(t, m, "right")
+	if m.Proving() {
+		t.Fatal("still proving after the settings changed")
+	}
+	m, _ = run(t, m, cmd)
+	if m.result != nil {
+		t.Fatalf("stale result taken: %+v", m.result)
+	}
+	see(t, m, "enter proves")
+
+	// Esc cancels: the run stops at once and its result is dropped.
+	m, cmd = m.Update(uitest.Key("enter"))
+	m, _ = press(t, m, "esc")
+	if m.Proving() {
+		t.Fatal("esc did not cancel")
+	}
+	see(t, m, "proof cancelled")
+	if m.HandlesKey(uitest.Key("esc")) {
+		t.Fatal("esc is kept by the component when nothing runs")
+	}
+	m, s := run(t, m, cmd)
+	if m.result != nil || len(s) != 0 {
+		t.Fatalf("cancelled result taken: %+v %v", m.result, s)
+	}
+}
+
+func TestFixAnswerOnShow(t *testing.T) {
+	m := open(t, 1, 100, 30)
+	m.ShowAnswer()
+	see(t, m, "Author's fix: a.write=update b.write=update")
+}
+
+func TestGoldens(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		w, h := size[0], size[1]
+		b := open(t, 0, w, h)
+		b, _ = press(t, b, "a", "b", "a")
+		uitest.CheckFrame(t, b.View(), w, h)
+		uitest.Golden(t, fmt.Sprintf("break-%dx%d", w, h), view(b))
+		b, _ = press(t, b, "b")
+		uitest.Golden(t, fmt.Sprintf("break-solved-%dx%d", w, h), view(b))
+
+		f := open(t, 1, w, h)
+		f, _ = press(t, f, "right", "enter")
+		uitest.CheckFrame(t, f.View(), w, h)
+		uitest.Golden(t, fmt.Sprintf("fix-lost-%dx%d", w, h), view(f))
+		f, _ = press(t, f, "down", "down", "right", "enter")
+		uitest.Golden(t, fmt.Sprintf("fix-proven-%dx%d", w, h), view(f))
+	}
+}

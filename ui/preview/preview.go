@@ -1,0 +1,102 @@
+// Package preview is what the screens that let the learner be the
+// scheduler (the sandbox's race tab, a lesson's play step) share: what
+// each schedulable token would do next, said without its answer.
+package preview
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
+)
+
+// Next previews what each enabled token of w would do now: a controller's
+// next request, or the watch event a manual-lag cache would take. The
+// simulator is deterministic, so a clone stepped once shows exactly what
+// the step will do, without doing it. w is not changed.
+func Next(w *race.World) map[string]string {
+	out := map[string]string{}
+	n := len(w.Outcome().Steps)
+	for _, tok := range w.Enabled() {
+		c := w.Clone()
+		if c.Step(tok) != nil {
+			continue
+		}
+		if steps := c.Outcome().Steps; len(steps) > n {
+			out[tok] = Describe(steps[n])
+		}
+	}
+	return out
+}
+
+// Describe says what a step does, without its answer.
+func Describe(s race.Step) string {
+	switch s.Kind {
+	case "watch":
+		return "cache ← " + s.Event
+	case "lister":
+		return "read its Lister"
+	}
+	return report.Call(s)
+}
+
+// TokenKeys maps key names to schedule tokens for the controllers (in the
+// scenario's order): 1–4 step them and shift+1–4 (!@#$) deliver their
+// caches' events; a controller's initial (its capital for its cache) does
+// too when no other controller shares it and none of the screen's own
+// bindings (taken) uses the key. q and ? are never taken: they quit and
+// list the keys everywhere.
+func TokenKeys(controllers []string, taken []key.Binding) map[string]string {
+	out := map[string]string{}
+	shifted := []string{"!", "@", "#", "$"}
+	reserved := map[string]bool{"q": true, "?": true}
+	for _, b := range taken {
+		for _, s := range b.Keys() {
+			reserved[s] = true
+		}
+	}
+	initials := map[rune]int{}
+	for _, name := range controllers {
+		initials[unicode.ToLower([]rune(name)[0])]++
+	}
+	for i, name := range controllers {
+		if i >= 4 {
+			break
+		}
+		out[fmt.Sprint(i+1)] = name
+		out[shifted[i]] = name + race.CacheSuffix
+		out[fmt.Sprintf("shift+%d", i+1)] = name + race.CacheSuffix
+		r := unicode.ToLower([]rune(name)[0])
+		if initials[r] != 1 || !unicode.IsLetter(r) {
+			continue
+		}
+		if lo := string(r); !reserved[lo] {
+			out[lo] = name
+		}
+		if up := string(unicode.ToUpper(r)); !reserved[up] {
+			out[up] = name + race.CacheSuffix
+		}
+	}
+	return out
+}
+
+// KeysOf lists the keys of keys (TokenKeys) that schedule token, digits
+// and symbols first, then the letter: "1/a".
+func KeysOf(keys map[string]string, token string) string {
+	var ks []string
+	for k, t := range keys {
+		if t == token && !strings.HasPrefix(k, "shift+") {
+			ks = append(ks, k)
+		}
+	}
+	sort.Slice(ks, func(i, j int) bool {
+		li, lj := unicode.IsLetter(rune(ks[i][0])), unicode.IsLetter(rune(ks[j][0]))
+		return !li && lj || li == lj && ks[i] < ks[j]
+	})
+	return strings.Join(ks, "/")
+}

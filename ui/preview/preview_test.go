@@ -1,0 +1,63 @@
+package preview
+
+import (
+	"os"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// Next says what each controller would do, without doing it.
+func TestNextPreviewsWithoutStepping(t *testing.T) {
+	data, err := os.ReadFile("../../lessons/course/scenarios/lost-update.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse("lost-update.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := race.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Next(w)
+	if got["a"] != "read its Lister" || got["b"] != "read its Lister" || len(got) != 2 {
+		t.Fatalf("before the race: %v", got)
+	}
+	if len(w.Taken()) != 0 {
+		t.Fatalf("Next stepped the world: %v", w.Taken())
+	}
+	if err := w.Step("a"); err != nil {
+		t.Fatal(err)
+	}
+	if got := Next(w); got["a"] != "UPDATE cm1 no rv" {
+		t.Fatalf("after a read: a's next is %q", got["a"])
+	}
+}
+
+// TokenKeys: digits and shifted digits always; a controller's initial
+// only when it is its own and no screen binding takes it.
+func TestTokenKeys(t *testing.T) {
+	restart := key.NewBinding(key.WithKeys("r"))
+	keys := TokenKeys([]string{"a", "b", "bob", "reader", "extra"}, []key.Binding{restart})
+	for k, want := range map[string]string{"1": "a", "!": "a.cache", "shift+2": "b.cache", "a": "a", "A": "a.cache", "4": "reader"} {
+		if keys[k] != want {
+			t.Errorf("key %q schedules %q, want %q", k, keys[k], want)
+		}
+	}
+	for _, k := range []string{"b", "B", "r", "5", "e", "q"} {
+		if tok, ok := keys[k]; ok {
+			t.Errorf("key %q schedules %q: want it free (a shared initial, a screen key, a fifth controller, q)", k, tok)
+		}
+	}
+	if got := KeysOf(keys, "a"); got != "1/a" {
+		t.Errorf("KeysOf(a) = %q, want 1/a", got)
+	}
+	if got := KeysOf(keys, "a.cache"); got != "!/A" {
+		t.Errorf("KeysOf(a.cache) = %q, want !/A", got)
+	}
+}
