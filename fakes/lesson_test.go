@@ -136,6 +136,10 @@ func TestTestsLieLessonOnEveryBackend(t *testing.T) {
 			}
 		case "scenarios/fake-stale-retry.yaml":
 			retryLoop(t, lr)
+		case "scenarios/play-fake-retry.yaml":
+			// "Green everywhere", as written: b's one update from its
+			// Lister is the stale update of the first step.
+			staleUpdate(t, lr)
 		case "scenarios/fake-versions.yaml":
 			versions(t, lr)
 		default:
@@ -144,11 +148,13 @@ func TestTestsLieLessonOnEveryBackend(t *testing.T) {
 	}
 	// The lesson's races, as the lesson has them: two plain plays of the
 	// stale update (the predict and the read step), its three retry loops
-	// (the choose step), the retry loop and the version count.
+	// (the choose step), the play step's race as written, the retry loop
+	// and the version count.
 	want := map[string]int{
 		"scenarios/fake-stale-update.yaml": 5,
 		"scenarios/fake-stale-retry.yaml":  1,
 		"scenarios/fake-versions.yaml":     1,
+		"scenarios/play-fake-retry.yaml":   1,
 	}
 	for sc, n := range want {
 		if seen[sc] != n {

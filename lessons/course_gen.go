@@ -3933,6 +3933,60 @@ func builtinCourseLiteral() *Pack {
 						Code:  "cr-update-overwrites",
 						Line:  241,
 					},
+					Step{
+						Kind:  StepKind("play"),
+						Title: "Put it together",
+						Text:  "The two appends again, in every order. **a** writes safely: a live\nGET, an update with its resourceVersion, RetryOnConflict. **b**\nreads its cache and sends `client.MergeFrom`, once; its informer\nhears of a's write only when the race delivers it, late in some\norders.\n\nChange b's settings — its write, whether the patch carries a\nresourceVersion (`withRV` is MergeFromWithOptimisticLock), its\nretry (`reread-lister` reads with r.Get, `default` with\nmgr.GetAPIReader()) — and ask for the proof.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-cr-merge-from.yaml",
+						},
+						Question: "With the fewest changes to b, make no order lose an entry or end with b giving up.",
+						Hint:     "The server must be able to refuse a list b computed from an old copy, and the retry must read something newer than b's cache.",
+						Solution: "Two changes: `withRV: true` and `retry: default` —\nMergeFromWithOptimisticLock, retried with the API reader.\n(`write: update` with `retry: default` does as well.) The version\nin b's write lets the server refuse a list computed before a's\nwrite; the retry then reads `[base x]` from the API server and\nappends y to it. One change is not enough: a conditional write\nalone gives up at its 409; `retry: default` alone retries a patch\nthat never conflicts, so x is still lost; and `reread-lister`\nre-reads the cache, which in some orders has still not heard of\na's write when the five attempts are spent.\n",
+						Code:     "cr-merge-from",
+						Goal: &PlayGoal{
+							Fix: []race.Verdict{
+								race.Verdict("lost"),
+								race.Verdict("gave-up"),
+							},
+							Knobs: []Knob{
+								Knob{
+									Name: KnobName("write"),
+									Values: []string{
+										"merge-patch",
+										"update",
+									},
+								},
+								Knob{
+									Name: KnobName("withRV"),
+									Values: []string{
+										"false",
+										"true",
+									},
+								},
+								Knob{
+									Name: KnobName("retry"),
+									Values: []string{
+										"none",
+										"reread-lister",
+										"default",
+									},
+								},
+							},
+							Controllers: []string{
+								"b",
+							},
+							Par: 2,
+							Settings: Settings{
+								"b": map[KnobName]string{
+									KnobName("retry"):  "default",
+									KnobName("withRV"): "true",
+								},
+							},
+							Line: 289,
+						},
+						Line: 260,
+					},
 				},
 				File: "11-controller-runtime-client.yaml",
 			},
@@ -4019,6 +4073,47 @@ func builtinCourseLiteral() *Pack {
 						Line:     9,
 					},
 					Step{
+						Kind:  StepKind("play"),
+						Title: "How many children?",
+						Text:  "Now you schedule c, which reconciles the parent three times. A move\nlets c take its next step: a list of its cache, or a create. The\nother kind of move, `c.cache`, delivers the next watch event to c's\ninformer — here the ADDED event of a child c has created. No event\narrives unless you deliver it, so you decide how late c's cache is.\n\nNever deliver, and each reconcile makes a child: three. Deliver at\nonce after the first create, and there is one.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-ryw-children.yaml",
+						},
+						Question: "Find an order in which c ends with exactly two children.",
+						Hint:     "Each reconcile decides when it lists. Which list must miss the first child, and which must see it?",
+						Solution: "c, c, c, c.cache, c, c: the second reconcile lists before the\nADDED event of the first child arrives and creates another; the\nevent is delivered before the third list, which finds a child and\nstops. c, c, c, c, c.cache, c does it too: delivering after the\nsecond list is too late for that reconcile, which has already\ndecided, but in time for the third. Six moves is the least: three\nlists, two creates and one delivery.\n",
+						Code:     "ensure-child-lister",
+						Goal: &PlayGoal{
+							Break: []Claim{
+								Claim{
+									Requests: &CountClaim{
+										Controller: "c",
+										Is:         ptr(2),
+									},
+									Line: 76,
+								},
+								Claim{
+									Status: &StatusClaim{
+										Controller: "c",
+										Is:         "done",
+									},
+									Line: 77,
+								},
+							},
+							Par: 6,
+							Schedule: []string{
+								"c",
+								"c",
+								"c",
+								"c.cache",
+								"c",
+								"c",
+							},
+							Line: 75,
+						},
+						Line: 51,
+					},
+					Step{
 						Kind:  StepKind("predict"),
 						Title: "A name of its own",
 						Text:  "The same controller, with one change: the child has a fixed name,\n`web-child`, derived from the parent. c looks it up by name in its\ncache and creates it if it is not there, and it wraps all of that\nin `retry.RetryOnConflict`. Its informer trails the server by 5ms,\nand the second reconcile comes 1ms after the first create.\n",
@@ -4038,28 +4133,28 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(3),
 											Is:   409,
 										},
-										Line: 76,
+										Line: 106,
 									},
 									Claim{
 										Message: "already exists",
-										Line:    77,
+										Line:    107,
 									},
 									Claim{
 										Requests: &CountClaim{
 											Controller: "c",
 											Is:         ptr(2),
 										},
-										Line: 78,
+										Line: 108,
 									},
 									Claim{
 										Status: &StatusClaim{
 											Controller: "c",
 											Is:         "gave-up",
 										},
-										Line: 79,
+										Line: 109,
 									},
 								},
-								Line: 71,
+								Line: 101,
 							},
 							Option{
 								ID:       "retried",
@@ -4071,10 +4166,10 @@ func builtinCourseLiteral() *Pack {
 											Controller: "c",
 											Is:         "done",
 										},
-										Line: 84,
+										Line: 114,
 									},
 								},
-								Line: 80,
+								Line: 110,
 							},
 							Option{
 								ID:       "replaced",
@@ -4086,16 +4181,16 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(3),
 											Is:   201,
 										},
-										Line: 89,
+										Line: 119,
 									},
 								},
-								Line: 85,
+								Line: 115,
 							},
 						},
 						Hint:     "A create has no resourceVersion to compare. What else can make the server refuse it — and is that a Conflict?",
 						Solution: "The server refuses it with **409 AlreadyExists**: `web-child` is\ntaken. That is the name doing its job — it is the precondition of a\ncreate, the one thing that guarantees a single child. But its reason\nis `AlreadyExists`, not `Conflict`: `apierrors.IsConflict` is false,\nso `RetryOnConflict` returns it at once, and the reconcile ends with\nan error although the child it wanted exists.\n",
 						Code:     "ensure-child-named",
-						Line:     51,
+						Line:     81,
 					},
 					Step{
 						Kind:  StepKind("choose"),
@@ -4127,11 +4222,11 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(3),
 											Is:   409,
 										},
-										Line: 118,
+										Line: 148,
 									},
 								},
 								Code: "ensure-child-named",
-								Line: 112,
+								Line: 142,
 							},
 							Option{
 								ID:       "requeue",
@@ -4152,11 +4247,11 @@ func builtinCourseLiteral() *Pack {
 								Claims: []Claim{
 									Claim{
 										Verdict: race.Verdict("requeued"),
-										Line:    126,
+										Line:    156,
 									},
 								},
 								Code: "ensure-child-requeue",
-								Line: 119,
+								Line: 149,
 							},
 							Option{
 								ID:       "live",
@@ -4177,11 +4272,11 @@ func builtinCourseLiteral() *Pack {
 											Is: 201,
 											By: "c",
 										},
-										Line: 134,
+										Line: 164,
 									},
 								},
 								Code: "ensure-child-live",
-								Line: 127,
+								Line: 157,
 							},
 						},
 						Hint:     "Retrying helps only if the next attempt sees something the last one did not.",
@@ -4192,10 +4287,10 @@ func builtinCourseLiteral() *Pack {
 									Controller: "c",
 									Is:         "done",
 								},
-								Line: 110,
+								Line: 140,
 							},
 						},
-						Line: 91,
+						Line: 121,
 					},
 					Step{
 						Kind:  StepKind("predict"),
@@ -4216,10 +4311,10 @@ func builtinCourseLiteral() *Pack {
 											Controller: "c",
 											AtLeast:    ptr(2),
 										},
-										Line: 164,
+										Line: 194,
 									},
 								},
-								Line: 160,
+								Line: 190,
 							},
 							Option{
 								ID:       "live",
@@ -4231,10 +4326,10 @@ func builtinCourseLiteral() *Pack {
 											Controller: "c",
 											AtLeast:    ptr(2),
 										},
-										Line: 169,
+										Line: 199,
 									},
 								},
-								Line: 165,
+								Line: 195,
 							},
 							Option{
 								ID:       "wait",
@@ -4247,23 +4342,23 @@ func builtinCourseLiteral() *Pack {
 											Controller: "c",
 											Is:         ptr(1),
 										},
-										Line: 175,
+										Line: 205,
 									},
 									Claim{
 										Status: &StatusClaim{
 											Controller: "c",
 											Is:         "done",
 										},
-										Line: 176,
+										Line: 206,
 									},
 								},
-								Line: 170,
+								Line: 200,
 							},
 						},
 						Hint:     "The watch event of the create is on its way. What does c do until it arrives?",
 						Solution: "It waits. Its expectations are not met, so it decides nothing; the\nADDED event of its child reaches the informer, the add handler marks\nthe creation as seen, and then c lists its cache — one child — and\ncreates nothing. One create in all, and no extra request: the cache\nwas allowed to catch up instead of being bypassed.\n",
 						Code:     "ensure-child-expectations",
-						Line:     136,
+						Line:     166,
 					},
 					Step{
 						Kind:  StepKind("predict"),
@@ -4284,10 +4379,10 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(3),
 											Is:   200,
 										},
-										Line: 202,
+										Line: 232,
 									},
 								},
-								Line: 198,
+								Line: 228,
 							},
 							Option{
 								ID:       "conflict",
@@ -4300,17 +4395,17 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(3),
 											Is:   409,
 										},
-										Line: 208,
+										Line: 238,
 									},
 									Claim{
 										Conflicts: &CountClaim{
 											Controller: "c",
 											Is:         ptr(1),
 										},
-										Line: 209,
+										Line: 239,
 									},
 								},
-								Line: 203,
+								Line: 233,
 							},
 							Option{
 								ID:       "invalid",
@@ -4322,16 +4417,16 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(3),
 											Is:   422,
 										},
-										Line: 214,
+										Line: 244,
 									},
 								},
-								Line: 210,
+								Line: 240,
 							},
 						},
 						Hint:     "Which resourceVersion does the second copy carry, and who moved the server past it?",
 						Solution: "**409 Conflict.** The second read hands c the copy at RV 101 — the\none from before its own update — while the server is at 102 because\nof that update. The update says \"based on 101\" and is refused. The\nconflict is with c's own earlier write: no one else was there. It is\nharmless (nothing is lost, a retry or a requeue fixes it), but it is\na request wasted on every busy reconcile.\n",
 						Code:     "count-syncs-from-lister",
-						Line:     178,
+						Line:     208,
 					},
 					Step{
 						Kind:  StepKind("read"),
@@ -4346,25 +4441,25 @@ func builtinCourseLiteral() *Pack {
 									Step: ptr(4),
 									Is:   200,
 								},
-								Line: 242,
+								Line: 272,
 							},
 							Claim{
 								Conflicts: &CountClaim{
 									Controller: "c",
 									Is:         ptr(0),
 								},
-								Line: 243,
+								Line: 273,
 							},
 							Claim{
 								Final: &FinalClaim{
 									Path:   "data.syncs",
 									Equals: "2",
 								},
-								Line: 244,
+								Line: 274,
 							},
 						},
 						Code: "wait-for-own-write",
-						Line: 216,
+						Line: 246,
 					},
 				},
 				File: "12-read-your-writes.yaml",
@@ -4718,6 +4813,61 @@ func builtinCourseLiteral() *Pack {
 						Line: 122,
 					},
 					Step{
+						Kind:  StepKind("play"),
+						Title: "Let go of it safely",
+						Text:  "Two controllers give up `w1`, which carries `example.com/a`,\n`example.com/b` and `example.com/audit`. **a** removes its finalizer\nby the book: an update with the resourceVersion it read live, inside\nRetryOnConflict. **b** removes its own with `client.MergeFrom` of its\ncached copy. Change b's settings until no order erases or brings\nback a finalizer, and no order ends with b giving up. Ask for the\nproof: every interleaving is played. Change as few as you can.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-del-cleanup.yaml",
+						},
+						Question: "With the fewest changes to b, make every order remove exactly a's and b's finalizers.",
+						Hint:     "b's copy may be older than a's write. Which writes let the server notice that, and what must b do when it does?",
+						Solution: "Two changes: write `update` and retry `default`. The merge patch\nsets the whole list to b's copy minus its entry, so when a's update\nlands between b's read and b's patch, `example.com/a` comes back. An\nupdate carries the resourceVersion b read: the server answers 409,\nand RetryOnConflict reads `w1` again and removes only b's entry —\nwithout the retry, b just gives up. A JSON patch removes by index:\nuntested, b's stale index 1 now points at `example.com/audit`;\nwith a test of the value it gets 422, and only a third change,\nretry `test-failed`, gets it through.\n",
+						Code:     "remove-finalizer-widget-merge",
+						Goal: &PlayGoal{
+							Fix: []race.Verdict{
+								race.Verdict("lost"),
+								race.Verdict("gave-up"),
+							},
+							Knobs: []Knob{
+								Knob{
+									Name: KnobName("write"),
+									Values: []string{
+										"merge-patch",
+										"json-patch",
+										"update",
+									},
+								},
+								Knob{
+									Name: KnobName("test"),
+									Values: []string{
+										"none",
+										"values",
+									},
+								},
+								Knob{
+									Name: KnobName("retry"),
+									Values: []string{
+										"none",
+										"default",
+										"test-failed",
+									},
+								},
+							},
+							Controllers: []string{
+								"b",
+							},
+							Par: 2,
+							Settings: Settings{
+								"b": map[KnobName]string{
+									KnobName("retry"): "default",
+									KnobName("write"): "update",
+								},
+							},
+							Line: 200,
+						},
+						Line: 175,
+					},
+					Step{
 						Kind:  StepKind("predict"),
 						Title: "Same name, new object",
 						Text:  "**gc** decided, from its cache, to delete ConfigMap `cm1`. Before\nits DELETE goes out, **owner** deletes `cm1` and **maker** creates a\nnew `cm1` under the same name, with `data.generation: new`. gc's\ncache has seen none of this. gc deletes by name.\n",
@@ -4737,17 +4887,17 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(4),
 											Is:   200,
 										},
-										Line: 198,
+										Line: 233,
 									},
 									Claim{
 										Final: &FinalClaim{
 											Path:   "data.generation",
 											Equals: "new",
 										},
-										Line: 199,
+										Line: 234,
 									},
 								},
-								Line: 193,
+								Line: 228,
 							},
 							Option{
 								ID:       "notfound",
@@ -4759,10 +4909,10 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(4),
 											Is:   404,
 										},
-										Line: 204,
+										Line: 239,
 									},
 								},
-								Line: 200,
+								Line: 235,
 							},
 							Option{
 								ID:       "conflict",
@@ -4774,16 +4924,16 @@ func builtinCourseLiteral() *Pack {
 											Step: ptr(4),
 											Is:   409,
 										},
-										Line: 209,
+										Line: 244,
 									},
 								},
-								Line: 205,
+								Line: 240,
 							},
 						},
 						Hint:     "A DELETE names an object by its name. Which object holds that name now?",
 						Solution: "It **deletes the new cm1**: 200. A name identifies whatever object\nholds it at the moment the request arrives, and that is maker's new\none, which gc never read and never decided on. Every object gets a\nfresh **uid** when it is created; the name alone cannot tell the old\nand the new apart.\n",
 						Code:     "delete-by-name",
-						Line:     175,
+						Line:     210,
 					},
 					Step{
 						Kind:  StepKind("predict"),
@@ -4804,10 +4954,10 @@ func builtinCourseLiteral() *Pack {
 											Is: 200,
 											By: "gc",
 										},
-										Line: 232,
+										Line: 267,
 									},
 								},
-								Line: 228,
+								Line: 263,
 							},
 							Option{
 								ID:       "notfound",
@@ -4819,10 +4969,10 @@ func builtinCourseLiteral() *Pack {
 											Is: 404,
 											By: "gc",
 										},
-										Line: 237,
+										Line: 272,
 									},
 								},
-								Line: 233,
+								Line: 268,
 							},
 							Option{
 								ID:       "uid",
@@ -4835,20 +4985,20 @@ func builtinCourseLiteral() *Pack {
 											Is: 409,
 											By: "gc",
 										},
-										Line: 243,
+										Line: 278,
 									},
 									Claim{
 										Message: "does not match the UID in record",
-										Line:    244,
+										Line:    279,
 									},
 								},
-								Line: 238,
+								Line: 273,
 							},
 						},
 						Hint:     "Compare the uid in the request with the uid of the cm1 that maker created.",
 						Solution: "**409 Conflict**: the uid in the precondition does not match the uid\nin record, and the message adds that the object might have been\ndeleted and recreated. The new cm1 is untouched. It is a Conflict\n(`IsConflict` is true): gc reads again, and decides about the object\nthat is really there.\n",
 						Code:     "delete-with-preconditions",
-						Line:     211,
+						Line:     246,
 					},
 					Step{
 						Kind:  StepKind("read"),
@@ -4863,22 +5013,22 @@ func builtinCourseLiteral() *Pack {
 									Is: 409,
 									By: "gc",
 								},
-								Line: 264,
+								Line: 299,
 							},
 							Claim{
 								Message: "does not match the ResourceVersion in record",
-								Line:    265,
+								Line:    300,
 							},
 							Claim{
 								Final: &FinalClaim{
 									Path:   "data.expired",
 									Equals: "false",
 								},
-								Line: 266,
+								Line: 301,
 							},
 						},
 						Code: "delete-with-preconditions",
-						Line: 246,
+						Line: 281,
 					},
 				},
 				File: "13-deleting-safely.yaml",
@@ -5200,6 +5350,58 @@ func builtinCourseLiteral() *Pack {
 						Line: 124,
 					},
 					Step{
+						Kind:  StepKind("play"),
+						Title: "Two kinds of 409",
+						Text:  "The same edit, now during ctl's reconcile. ctl reads `cm1` from its\nLister and applies `data.replicas: \"3\"` without force — and, as in\nlesson 7, with the resourceVersion of the copy it read. A person\nruns `kubectl edit` and sets it to `\"5\"` (a patch under the manager\n`kubectl-edit`). Change ctl's settings until no order ends with ctl\ngiving up. Ask for the proof: every order is played.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-ssa-edited.yaml",
+						},
+						Question: "With the fewest changes to ctl, make sure no order ends with its apply refused.",
+						Hint:     "Read the two 409s the explorer shows. Which one is about a version, and which about an owner?",
+						Solution: "Two changes: force `true` and withRV `false`. When the edit lands\nfirst, kubectl-edit owns `data.replicas` and ctl's apply is refused\nwhatever it sends, until it forces. When the edit lands between\nctl's read and its apply, the version ctl sends is old and the\nserver refuses it — force or not. ctl's intent does not depend on\nwhat it read, so it has no reason to send that version. (Force with\nretry `default` passes too: the retry reads again and sends the\nfresh version, a request more for nothing.) A retry without force\nonly repeats the owner conflict five times.\n",
+						Code:     "apply-replicas",
+						Goal: &PlayGoal{
+							Fix: []race.Verdict{
+								race.Verdict("gave-up"),
+							},
+							Knobs: []Knob{
+								Knob{
+									Name: KnobName("withRV"),
+									Values: []string{
+										"true",
+										"false",
+									},
+								},
+								Knob{
+									Name: KnobName("force"),
+									Values: []string{
+										"false",
+										"true",
+									},
+								},
+								Knob{
+									Name: KnobName("retry"),
+									Values: []string{
+										"none",
+										"default",
+									},
+								},
+							},
+							Controllers: []string{
+								"ctl",
+							},
+							Par: 2,
+							Settings: Settings{
+								"ctl": map[KnobName]string{
+									KnobName("force"):  "true",
+									KnobName("withRV"): "false",
+								},
+							},
+							Line: 198,
+						},
+						Line: 174,
+					},
+					Step{
 						Kind:  StepKind("predict"),
 						Title: "Two reporters, one list",
 						Text:  "Two controllers report on the Deployment `api` by applying to its\n`/status`, each under its own field manager: **ready** applies the\ncondition `Ready`, **synced** applies the condition `Synced`. Each\nrequest holds a `status.conditions` list with its one condition in\nit, and nothing else.\n",
@@ -5218,10 +5420,10 @@ func builtinCourseLiteral() *Pack {
 											Path:   "status.conditions[type=Ready]",
 											Absent: true,
 										},
-										Line: 199,
+										Line: 233,
 									},
 								},
-								Line: 195,
+								Line: 229,
 							},
 							Option{
 								ID:       "both",
@@ -5234,17 +5436,17 @@ func builtinCourseLiteral() *Pack {
 											Path:   "status.conditions[type=Ready].status",
 											Equals: "True",
 										},
-										Line: 205,
+										Line: 239,
 									},
 									Claim{
 										Final: &FinalClaim{
 											Path:   "status.conditions[type=Synced].status",
 											Equals: "True",
 										},
-										Line: 206,
+										Line: 240,
 									},
 								},
-								Line: 200,
+								Line: 234,
 							},
 							Option{
 								ID:       "conflict",
@@ -5256,16 +5458,16 @@ func builtinCourseLiteral() *Pack {
 											Is: 409,
 											By: "synced",
 										},
-										Line: 211,
+										Line: 245,
 									},
 								},
-								Line: 207,
+								Line: 241,
 							},
 						},
 						Hint:     "In a Deployment's schema, conditions is a list keyed by one of its fields.",
 						Solution: "**Both conditions.** `DeploymentStatus.conditions` is declared\n`listType=map` with `listMapKey=type`: the server merges the list\nitem by item, and each manager owns the item whose `type` it\ndeclared. Neither apply touches the other's condition, and neither\nconflicts. On a custom resource this needs the same markers on the\nfield (`+listType=map`, `+listMapKey=type`); without them the list is\none atomic field — the next step shows what that costs.\n",
 						Code:     "apply-condition",
-						Line:     174,
+						Line:     208,
 					},
 					Step{
 						Kind:  StepKind("read"),
@@ -5277,18 +5479,18 @@ func builtinCourseLiteral() *Pack {
 						Claims: []Claim{
 							Claim{
 								Message: "conflict with \"ready\" with subresource \"status\": .status.conditions",
-								Line:    234,
+								Line:    268,
 							},
 							Claim{
 								Final: &FinalClaim{
 									Path:   "status.conditions[type=Synced]",
 									Absent: true,
 								},
-								Line: 235,
+								Line: 269,
 							},
 						},
 						Code: "apply-condition",
-						Line: 213,
+						Line: 247,
 					},
 					Step{
 						Kind:  StepKind("read"),
@@ -5303,22 +5505,22 @@ func builtinCourseLiteral() *Pack {
 									Is: 409,
 									By: "ctl",
 								},
-								Line: 259,
+								Line: 293,
 							},
 							Claim{
 								Message: "the object has been modified; please apply your changes to the latest version and try again",
-								Line:    260,
+								Line:    294,
 							},
 							Claim{
 								Final: &FinalClaim{
 									Path:   "status.phase",
 									Absent: true,
 								},
-								Line: 261,
+								Line: 295,
 							},
 						},
 						Code: "apply-status-with-rv",
-						Line: 237,
+						Line: 271,
 					},
 				},
 				File: "14-ssa-in-a-controller.yaml",
@@ -5601,6 +5803,53 @@ func builtinCourseLiteral() *Pack {
 						Line: 108,
 					},
 					Step{
+						Kind:  StepKind("play"),
+						Title: "Green everywhere",
+						Text:  "A new b for the server to judge. **a** patches its own key of `cm1`\nand never conflicts. **b** reads `cm1` from its Lister and updates it\nwith the resourceVersion it read, once — green on the fake, where\nthat update always succeeds. Here the informers hear of a write only\nwhen a move delivers it (`a.cache`, `b.cache`). Change b's settings\nuntil no order ends with b giving up, and ask for the proof: every\ninterleaving is played, as no unit test on the fake can.\n",
+						Race: &RaceRef{
+							Scenario: "scenarios/play-fake-retry.yaml",
+						},
+						Question: "With the fewest changes to b, make sure no order on the server ends with b giving up.",
+						Hint:     "After a 409, what must b send that it did not send before?",
+						Solution: "One change: retry `default`, client-go's RetryOnConflict, whose\nretries GET `cm1` live. A 409 means b's copy is old, so the retry must\nstart from a newer one. `no-reread` resends the same stale version\nfive times; `reread-lister` reads the Lister again, and there is an\norder in which a's watch event has not arrived after five tries.\nReading live without a retry is not enough either: a's patch can\nstill land between b's GET and its update.\n",
+						Code:     "update-with-rv",
+						Goal: &PlayGoal{
+							Fix: []race.Verdict{
+								race.Verdict("lost"),
+								race.Verdict("gave-up"),
+							},
+							Knobs: []Knob{
+								Knob{
+									Name: KnobName("read"),
+									Values: []string{
+										"lister",
+										"live",
+									},
+								},
+								Knob{
+									Name: KnobName("retry"),
+									Values: []string{
+										"none",
+										"no-reread",
+										"reread-lister",
+										"default",
+									},
+								},
+							},
+							Controllers: []string{
+								"b",
+							},
+							Par: 1,
+							Settings: Settings{
+								"b": map[KnobName]string{
+									KnobName("retry"): "default",
+								},
+							},
+							Line: 177,
+						},
+						Line: 154,
+					},
+					Step{
 						Kind:  StepKind("read"),
 						Title: "Make the conflict happen",
 						Text:  "A test that never sees a 409 cannot test what you do with one. Cause\nit:\n\n- **A reactor** on client-go's fake (`PrependReactor`) that returns\n  `apierrors.NewConflict` for the first update and lets the rest\n  through: the loop now meets its 409. The tracker still takes a\n  stale retry, so also assert what was sent: a GET before every\n  update, from `c.Actions()`.\n- **controller-runtime's fake client**, which refuses a stale\n  resourceVersion by itself, and takes `interceptor.Funcs` to inject\n  a conflict where you want one. Its versions are its own count\n  per object: compare them, never pin them.\n- **envtest**: a real kube-apiserver and etcd, started by the test.\n  Every answer is the server's, because it is the server. This\n  project runs every race of the course that way\n  (`conformance/`), and holds the simulator to whatever the real\n  server answers.\n\nThe race is b inside `RetryOnConflict` on the server: the 409 a\nreactor fakes is the one b gets here, followed by the GET and the\nupdate that succeeds. On client-go's fake this loop never runs.\n",
@@ -5613,32 +5862,32 @@ func builtinCourseLiteral() *Pack {
 									Is: 409,
 									By: "b",
 								},
-								Line: 181,
+								Line: 213,
 							},
 							Claim{
 								Conflicts: &CountClaim{
 									Controller: "b",
 									Is:         ptr(1),
 								},
-								Line: 182,
+								Line: 214,
 							},
 							Claim{
 								Final: &FinalClaim{
 									Path:   "data.a",
 									Equals: "set by a",
 								},
-								Line: 183,
+								Line: 215,
 							},
 							Claim{
 								Final: &FinalClaim{
 									Path:   "data.b",
 									Equals: "set by b",
 								},
-								Line: 184,
+								Line: 216,
 							},
 						},
 						Code: "reactor-conflict",
-						Line: 154,
+						Line: 186,
 					},
 				},
 				File: "15-tests-lie.yaml",
@@ -10694,6 +10943,262 @@ func builtinCourseLiteral() *Pack {
 				},
 				MaxSteps: 500,
 			},
+			"scenarios/play-cr-merge-from.yaml": &scenario.Scenario{
+				Name:        "play-cr-merge-from",
+				Description: "a appends x to spec.items with a retried update from live reads; b\nappends y from its cache with a merge patch and no resourceVersion.\n",
+				File:        "scenarios/play-cr-merge-from.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"items": []interface{}{
+									"base",
+								},
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("append"),
+									Path:  mustPath("spec.items"),
+									Value: "x",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 5,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+								Backoff:  time.Duration(10000000),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("append"),
+									Path:  mustPath("spec.items"),
+									Value: "y",
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"b",
+					"a",
+					"a",
+					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/play-del-cleanup.yaml": &scenario.Scenario{
+				Name:        "play-del-cleanup",
+				Description: "a and b each remove their own finalizer from the Widget w1; a with an\nupdate inside RetryOnConflict, b with a JSON merge patch of its cached\ncopy.\n",
+				File:        "scenarios/play-del-cleanup.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "oracle.example.com/v1",
+							"kind":       "Widget",
+							"metadata": map[string]interface{}{
+								"finalizers": []interface{}{
+									"example.com/a",
+									"example.com/b",
+									"example.com/audit",
+								},
+								"name":      "w1",
+								"namespace": "default",
+							},
+							"spec": map[string]interface{}{
+								"size": int64(1),
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("remove-from-list"),
+									Path:  mustPath("metadata.finalizers"),
+									Value: "example.com/a",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 5,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+								Backoff:  time.Duration(10000000),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("Widget"),
+								Namespace: "default",
+								Name:      "w1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("remove-from-list"),
+									Path:  mustPath("metadata.finalizers"),
+									Value: "example.com/b",
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Schedule: []string{
+					"b",
+					"a",
+					"a",
+					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/play-fake-retry.yaml": &scenario.Scenario{
+				Name:        "play-fake-retry",
+				Description: "a patches data.a of cm1; b updates data.b from its Lister's copy with\nthe version it read, once.\n",
+				File:        "scenarios/play-fake-retry.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "a",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.a"),
+									Value: "set by a",
+								},
+							},
+							Write: controller.WriteMethod("merge-patch"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "b",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.b"),
+									Value: "set by b",
+								},
+							},
+							Write: controller.WriteMethod("update"),
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"b",
+					"a",
+					"a",
+					"b",
+				},
+				MaxSteps: 500,
+			},
 			"scenarios/play-finalizers.yaml": &scenario.Scenario{
 				Name:        "play-finalizers",
 				Description: "a adds its finalizer to cm1 with a strategic merge patch; b adds its own\nwith a JSON merge patch built from its cached copy.\n",
@@ -10771,6 +11276,75 @@ func builtinCourseLiteral() *Pack {
 					"a",
 					"b",
 					"b",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/play-ryw-children.yaml": &scenario.Scenario{
+				Name:        "play-ryw-children",
+				Description: "c reconciles parent three times; each reconcile lists its cache for a\nchild with app=web and creates one (generateName) if it finds none.\n",
+				File:        "scenarios/play-ryw-children.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"replicas": "1",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "parent",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "c",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+							},
+							Read:  controller.ReadSource("lister"),
+							Write: controller.WriteMethod("create"),
+							Object: &unstructured.Unstructured{
+								Object: map[string]interface{}{
+									"apiVersion": "v1",
+									"data": map[string]interface{}{
+										"owner": "parent",
+									},
+									"kind": "ConfigMap",
+									"metadata": map[string]interface{}{
+										"generateName": "web-",
+										"labels": map[string]interface{}{
+											"app": "web",
+										},
+										"namespace": "default",
+									},
+								},
+							},
+							WhenAbsent: true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 3,
+						},
+					},
+				},
+				Lag: scenario.Lag{
+					Manual: true,
+				},
+				Schedule: []string{
+					"c",
+					"c",
+					"c",
+					"c",
+					"c.cache",
+					"c",
 				},
 				MaxSteps: 500,
 			},
@@ -10854,6 +11428,88 @@ func builtinCourseLiteral() *Pack {
 					"spec",
 					"status",
 					"status",
+				},
+				MaxSteps: 500,
+			},
+			"scenarios/play-ssa-edited.yaml": &scenario.Scenario{
+				Name:        "play-ssa-edited",
+				Description: "a person sets data.replicas to 5 with kubectl edit; ctl applies\ndata.replicas=3 with the resourceVersion it read, without force.\n",
+				File:        "scenarios/play-ssa-edited.yaml",
+				StartRV:     int64(100),
+				Objects: []*unstructured.Unstructured{
+					&unstructured.Unstructured{
+						Object: map[string]interface{}{
+							"apiVersion": "v1",
+							"data": map[string]interface{}{
+								"mode": "blue",
+							},
+							"kind": "ConfigMap",
+							"metadata": map[string]interface{}{
+								"name":      "cm1",
+								"namespace": "default",
+							},
+						},
+					},
+				},
+				Controllers: []scenario.Controller{
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "edit",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("live"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.replicas"),
+									Value: "5",
+								},
+							},
+							Write:        controller.WriteMethod("merge-patch"),
+							FieldManager: "kubectl-edit",
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+					scenario.Controller{
+						Program: controller.Program{
+							Name: "ctl",
+							Target: api.Ref{
+								Kind:      api.Kind("ConfigMap"),
+								Namespace: "default",
+								Name:      "cm1",
+							},
+							Read: controller.ReadSource("lister"),
+							Mutations: []controller.Mutation{
+								controller.Mutation{
+									Op:    controller.Op("set"),
+									Path:  mustPath("data.replicas"),
+									Value: "3",
+								},
+							},
+							Write:  controller.WriteMethod("apply"),
+							WithRV: true,
+							Retry: controller.RetryPolicy{
+								Attempts: 1,
+								On:       controller.RetryOn("conflict"),
+								Reread:   controller.ReadSource("live"),
+							},
+							Reconciles: 1,
+						},
+					},
+				},
+				Schedule: []string{
+					"ctl",
+					"edit",
+					"edit",
+					"ctl",
 				},
 				MaxSteps: 500,
 			},

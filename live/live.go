@@ -584,11 +584,20 @@ func (c *Cluster) Run(ctx context.Context, sc *scenario.Scenario, sched race.Sch
 	}()
 	b, err := s.NewBackend(ctx, sc)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("interrupted: %w", ctx.Err())
+		}
 		return nil, err
 	}
 	defer b.Close()
 	w, err := guard(func() (*race.World, error) { return race.NewWithBackend(sc, b) })
 	if err != nil {
+		if ctx.Err() != nil {
+			// Cancelled while the race's objects were being created (a
+			// create's answer may never have arrived): the cleanup below
+			// still removes what it made, by name and run label.
+			return nil, fmt.Errorf("interrupted: %w", ctx.Err())
+		}
 		if ferr := b.Err(); ferr != nil {
 			return nil, ferr
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/play"
 	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/stage"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/textpane"
 )
@@ -32,10 +33,7 @@ import (
 // Races is all the player asks of the simulator (lessons.Races): the
 // whole run of a step's race, with an option's strategy applied for
 // choose steps, and whether it has been computed already.
-type Races interface {
-	Race(lessons.RaceSpec) (*race.Outcome, error)
-	Cached(lessons.RaceSpec) (*race.Outcome, bool)
-}
+type Races = stage.Races
 
 // WideWidth is the player's width from which the prose and the race sit
 // side by side; below it they are stacked. The root gives the player the
@@ -58,11 +56,7 @@ type playReady struct {
 }
 
 // raceReady carries a race computed off the UI loop.
-type raceReady struct {
-	key string
-	out *race.Outcome
-	err error
-}
+type raceReady struct{ stage.Ready }
 
 // Model is the lesson player.
 type Model struct {
@@ -88,14 +82,10 @@ type Model struct {
 	// push the verdict just shown out of view.
 	reveal reveal
 
-	// computing holds the races being computed: a race is computed once,
-	// however often the learner asks for it while it runs.
-	computing map[string]bool
-	want      string // the race the stage should show
-	shown     string // the race the stage shows ("" for none or a live run)
-	wantHid   bool   // show it at its setup only
-	wantRev   bool   // reveal and play it as soon as it is ready
-	raceErr   error
+	// req is which race the stage wants and shows ("" for none or a live
+	// run); each is computed once, however often it is asked for.
+	req     stage.Requests
+	raceErr error
 
 	live      Live
 	liveState liveState
@@ -126,8 +116,7 @@ type Model struct {
 // end of the course); prog is the shared progress, updated in place.
 func New(l, next *lessons.Lesson, prog *progress.Progress, races Races, st *styles.Styles, step int) (Model, tea.Cmd) {
 	m := Model{lesson: l, next: next, prog: prog, rec: prog.Lesson(l.ID), races: races,
-		computing: map[string]bool{},
-		race:      raceview.New(st), codeP: codepane.New(st), text: textpane.New(st), st: st, Keys: DefaultKeys()}
+		race: raceview.New(st), codeP: codepane.New(st), text: textpane.New(st), st: st, Keys: DefaultKeys()}
 	m.text.Keys = m.Keys.Text
 	m.snippet = m.codeP.Source
 	prog.Last = l.ID
@@ -196,7 +185,8 @@ func (m *Model) enter(i int) tea.Cmd {
 	m.answered, m.hint, m.sol = false, false, false
 	// A step opens at its top.
 	m.reveal = revealTop
-	m.want, m.raceErr = "", nil
+	m.req.Clear()
+	m.raceErr = nil
 	m.stage("", nil, false)
 	if m.playOn {
 		m.play.Stop()
@@ -322,7 +312,7 @@ func (m Model) canShowSolution() bool {
 // stage puts r on the race view; k is the race's key ("" for none or a
 // live run), which tells a late duplicate from a race still to show.
 func (m *Model) stage(k string, r *raceview.Run, hidden bool) {
-	m.shown = k
+	m.req.Shown = k
 	m.race.SetRun(r, hidden)
 }
 
@@ -341,43 +331,29 @@ func (m *Model) show(s *lessons.Step, opt *lessons.Option, hidden, play bool) te
 	// A new race on the stage: any replay offer or result was about the old one.
 	m.liveState, m.liveErr = liveIdle, nil
 	k := m.raceKey(opt)
-	m.want, m.wantHid, m.wantRev = k, hidden, play
-	spec := s.Spec(opt)
-	if o, ok := m.races.Cached(spec); ok {
+	o, cmd := m.req.Ask(m.races, k, s.Spec(opt), hidden, play, func(r stage.Ready) tea.Msg { return raceReady{r} })
+	if o != nil {
 		return m.apply(k, o)
 	}
 	m.stage("", nil, false)
-	if m.computing[k] {
-		// Asked again before the first answer came: that answer will do.
-		return nil
-	}
-	m.computing[k] = true
-	races := m.races
-	return func() tea.Msg {
-		o, err := races.Race(spec)
-		return raceReady{key: k, out: o, err: err}
-	}
+	return cmd
 }
 
 // apply puts the race of key k on the stage if it is the one wanted. The
 // race already there is left as it is, maybe playing, unless it is to be
 // revealed.
 func (m *Model) apply(k string, o *race.Outcome) tea.Cmd {
-	if k != m.want {
+	if !m.req.Wanted(k, true) {
 		return nil
 	}
-	if m.shown == k && !m.wantRev {
-		return nil
-	}
-	m.stage(k, raceview.NewRun(o), m.wantHid)
+	m.stage(k, raceview.NewRun(o), m.req.Hidden)
 	if m.lesson.ID == "versions" && m.step == 0 { // lesson 1's first race: the race view's tour first
 		m.race.ShowTour()
 	}
 	if s := m.cur(); s != nil && s.Kind == lessons.Choose {
 		m.race.SetSetupNote("pick a strategy to run it")
 	}
-	if m.wantRev {
-		m.wantRev = false
+	if m.req.TakeReveal() {
 		return m.race.Reveal()
 	}
 	return nil
@@ -438,20 +414,15 @@ var CodeForWrite = map[string]string{
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case raceReady:
-		delete(m.computing, msg.key)
-		if msg.err != nil {
-			if msg.key == m.want {
-				m.raceErr = msg.err
-			}
+		place, err := m.req.Arrived(msg.Ready)
+		if err != nil {
+			m.raceErr = err
 			m.relayout()
+		}
+		if !place {
 			return m, nil
 		}
-		if msg.key == m.shown {
-			// A late duplicate: the stage already has this race, maybe
-			// playing; a second copy must not reset it.
-			return m, nil
-		}
-		cmd := m.apply(msg.key, msg.out)
+		cmd := m.apply(msg.Key, msg.Out)
 		m.syncCode()
 		m.relayout()
 		return m, cmd

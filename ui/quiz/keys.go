@@ -1,8 +1,12 @@
 package quiz
 
 import (
+	"fmt"
+
 	"charm.land/bubbles/v2/key"
 
+	qz "github.com/conflictlab/conflictlab/quiz"
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/textpane"
 )
@@ -33,4 +37,80 @@ func DefaultKeys() KeyMap {
 		Race:       raceview.DefaultKeys(),
 		Text:       textpane.DefaultKeys(),
 	}
+}
+
+// --- keys for the bar ---
+
+func withHelp(b key.Binding, keys, desc string) key.Binding {
+	b.SetHelp(keys, desc)
+	return b
+}
+
+// ShortHelp is the key bar.
+func (m Model) ShortHelp() []key.Binding {
+	k := m.Keys
+	switch m.phase {
+	case setup:
+		out := []key.Binding{withHelp(k.Enter, "enter", "start"), withHelp(k.Down, "↑↓", "field")}
+		switch m.field {
+		case fieldTopic, fieldCount:
+			out = append(out, withHelp(k.Right, "←→", "change"))
+		case fieldSeed:
+			out = append(out, withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase"))
+		}
+		return out
+	case asking, reviewing:
+		var out []key.Binding
+		switch {
+		case m.res == nil:
+			out = append(out, withHelp(k.Pick, fmt.Sprintf("1-%d", len(m.item.Options)), "answer"),
+				withHelp(k.Down, "↑↓", "choose"), withHelp(k.Enter, "enter", "answer"))
+		case m.phase == reviewing:
+			out = append(out, withHelp(k.Enter, "enter", "back to score"), k.NextMissed, k.PrevMissed)
+		case m.sess.Done():
+			out = append(out, withHelp(k.Enter, "enter", "see the score"))
+		default:
+			out = append(out, withHelp(k.Enter, "enter", "next question"))
+		}
+		if m.res != nil && m.item.Question.Kind == qz.Method {
+			out = append(out, withHelp(k.Down, "↑↓", "race another"))
+		}
+		if m.race.Run() != nil && !m.race.Hidden() {
+			out = append(out, k.Race.Play, k.Race.Step, k.Race.Back)
+		}
+		if m.res != nil && m.canOpen(m.item.Question.Lesson) {
+			out = append(out, withHelp(k.Lesson, "l", "lesson"))
+		}
+		return out
+	case results:
+		out := []key.Binding{}
+		if len(m.sess.Score().Missed) > 0 {
+			out = append(out, withHelp(k.Enter, "enter", "see again"), withHelp(k.Down, "↑↓", "select"))
+		}
+		return append(out, k.New)
+	}
+	return nil
+}
+
+// HelpGroups is every key, in named groups: the root's key list flows
+// them into as many columns as the window has room for.
+func (m Model) HelpGroups() []keyhelp.Group {
+	k := m.Keys
+	return []keyhelp.Group{
+		{Title: "Answer", Keys: []key.Binding{withHelp(k.Down, "↑↓/jk", "option/field"), withHelp(k.Pick, "1-4", "answer"),
+			withHelp(k.Enter, "enter", "start/answer/next"), withHelp(k.Lesson, "l", "open its lesson"),
+			withHelp(k.NextMissed, "n/p", "next/prev missed"), k.New}},
+		{Title: "Set up", Keys: []key.Binding{withHelp(k.Right, "←/→", "topic/count"), withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase digit")}},
+		{Title: "Text", Keys: k.Text.Bindings()},
+		{Title: "Race", Keys: k.Race.Bindings()},
+	}
+}
+
+// FullHelp is every key, one column per group.
+func (m Model) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, g := range m.HelpGroups() {
+		out = append(out, g.Keys)
+	}
+	return out
 }

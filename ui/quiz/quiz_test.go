@@ -13,6 +13,7 @@ import (
 	"github.com/conflictlab/conflictlab/progress"
 	qz "github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/stage"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -439,7 +440,7 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 	d := *m.data
 	d.Races = lessons.NewRaces(d.Races.(*lessons.Races).Pack()) // as if it had not been computed yet
 	m.data = &d
-	m.want = ""
+	m.req.Clear()
 	first := m.show(-1, true, false)
 	if first == nil {
 		t.Fatal("the race was not asked for")
@@ -450,11 +451,11 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 	msg := first().(raceReady)
 	m, _ = m.Update(msg)
 	on := m.race.Run()
-	if on == nil || on.Outcome != msg.out {
+	if on == nil || on.Outcome != msg.Out {
 		t.Fatal("the race did not arrive on the stage")
 	}
-	again := *msg.out
-	late := raceReady{key: msg.key, out: &again}
+	again := *msg.Out
+	late := raceReady{stage.Ready{Key: msg.Key, Out: &again}}
 	m, _ = m.Update(late)
 	if m.race.Run() != on {
 		t.Fatal("a late duplicate replaced the race on the stage")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -275,5 +276,35 @@ func TestOpenRunIsNotCalledFinished(t *testing.T) {
 				t.Fatalf("step %d shows %q:\n%s", c.upTo, b, v)
 			}
 		}
+	}
+}
+
+// A Lister list (a create looking for its child first) says what the
+// cache held, as the CLI does: "none in cache", not an RV that was never
+// read.
+func TestListerListSaysWhatTheCacheHeld(t *testing.T) {
+	const file = "../../lessons/course/scenarios/ryw-double-create.yaml"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse(file, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := race.Run(sc, race.Schedule{Tokens: sc.Schedule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newView(&Run{Outcome: out}, false)
+	for range out.Steps {
+		m, _ = press(m, "right")
+	}
+	v := view(m, 120, 40)
+	if !strings.Contains(v, "lister: none in cache") {
+		t.Fatalf("the create's Lister list does not say what it found:\n%s", v)
+	}
+	if strings.Contains(v, "lister → RV \n") || strings.Contains(v, "lister → RV  ") {
+		t.Fatalf("a Lister list shows an empty RV:\n%s", v)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/ui/layout"
@@ -105,12 +106,16 @@ func (m Model) geometry(w int) geometry {
 // laneText is what a controller did at a step, in a learner's words.
 func laneText(s race.Step, named bool, target string) string {
 	switch s.Kind {
-	case "watch":
+	case race.StepWatch:
 		// ↓ rather than ⇣: it is in every terminal font.
 		return "↓ " + s.Event
-	case "lister":
-		if s.Code != 200 {
+	case race.StepLister:
+		switch {
+		case s.Code != 200:
 			return "lister: not cached"
+		case s.Verb == api.List:
+			// A Lister list (a create's "is it there?"): how many it holds.
+			return "lister: " + report.Answer(s)
 		}
 		return "lister → RV " + s.RV
 	}
