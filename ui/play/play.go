@@ -503,8 +503,11 @@ func diff(s, from lessons.Settings, rows []row) string {
 func (m Model) ShortHelp() []key.Binding {
 	k := m.Keys
 	if m.IsBreak() {
-		n := min(4, len(m.base.Controllers))
-		step := key.NewBinding(key.WithKeys("1"), key.WithHelp(fmt.Sprintf("1-%d", n), "step"))
+		keys := "1"
+		if n := min(4, len(m.base.Controllers)); n > 1 {
+			keys = fmt.Sprintf("1-%d", n)
+		}
+		step := key.NewBinding(key.WithKeys("1"), key.WithHelp(keys, "step"))
 		return []key.Binding{step, k.Undo, k.Restart}
 	}
 	if m.proving {

@@ -295,3 +295,45 @@ func TestGoldens(t *testing.T) {
 		uitest.Golden(t, fmt.Sprintf("fix-proven-%dx%d", w, h), view(f))
 	}
 }
+
+// The key bar names the step keys there are: "1-2 step" for two
+// controllers, "1 step" for one (lesson 12's race), never "1-1".
+func TestStepKeysInTheBar(t *testing.T) {
+	help := func(m Model) string {
+		var out []string
+		for _, b := range m.ShortHelp() {
+			out = append(out, b.Help().Key+" "+b.Help().Desc)
+		}
+		return strings.Join(out, " · ")
+	}
+	if got := help(open(t, 0, 80, 24)); !strings.Contains(got, "1-2 step") {
+		t.Errorf("two controllers: %q", got)
+	}
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range course.Lessons {
+		for _, s := range l.Steps {
+			if s.Kind != lessons.Play || !s.Goal.IsBreak() {
+				continue
+			}
+			sc, err := lessons.NewRaces(course).Scenario(s.Spec(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sc.Controllers) != 1 {
+				continue
+			}
+			m, err := New(s.Goal, sc, s.Question, 0, styles.New(true, true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := help(m); !strings.Contains(got, "1 step") || strings.Contains(got, "1-1") {
+				t.Errorf("%s: one controller: %q", l.ID, got)
+			}
+			return
+		}
+	}
+	t.Fatal("no break step of the course has one controller: this test checks nothing")
+}
