@@ -308,16 +308,15 @@ func (m Model) move(tok string) (Model, tea.Cmd) {
 		m.say(false, "solved: r restarts the race for another go, ⌫ takes a move back")
 		return m, nil
 	}
-	if !contains(m.world.Enabled(), tok) {
-		name, cache := strings.CutSuffix(tok, race.CacheSuffix)
-		switch {
-		case cache && !m.lagOf(name).Manual:
-			m.say(false, "%s's cache is fed on its own: its events are not yours to deliver here", name)
-		case cache:
-			m.say(false, "%s's cache has seen every write: no watch event is waiting", name)
-		default:
-			m.say(false, "%s takes no more steps", name)
-		}
+	switch name, why := preview.Why(m.world, m.base, tok); why {
+	case preview.FedOnItsOwn:
+		m.say(false, "%s's cache is fed on its own: its events are not yours to deliver here", name)
+		return m, nil
+	case preview.NothingPending:
+		m.say(false, "%s's cache has seen every write: no watch event is waiting", name)
+		return m, nil
+	case preview.Finished:
+		m.say(false, "%s takes no more steps", name)
 		return m, nil
 	}
 	before := m.world.Clone()
@@ -346,15 +345,6 @@ func (m Model) move(tok string) (Model, tea.Cmd) {
 func (m Model) report(n int, what string) tea.Cmd {
 	s := Solved{ID: m.id, Moves: n, Par: m.goal.Par, Break: m.IsBreak(), Description: what}
 	return func() tea.Msg { return s }
-}
-
-func (m Model) lagOf(name string) scenario.Lag {
-	for i, c := range m.base.Controllers {
-		if c.Name == name {
-			return m.base.LagOf(i)
-		}
-	}
-	return scenario.Lag{}
 }
 
 func (m Model) fixKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -723,8 +713,6 @@ func (m Model) laneOf(name string) int {
 	}
 	return 0
 }
-
-func contains(s []string, v string) bool { return indexOf(s, v) >= 0 }
 
 func indexOf(s []string, v string) int {
 	for i, x := range s {

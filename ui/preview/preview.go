@@ -13,6 +13,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // Next previews what each enabled token of w would do now: a controller's
@@ -99,4 +100,45 @@ func KeysOf(keys map[string]string, token string) string {
 		return !li && lj || li == lj && ks[i] < ks[j]
 	})
 	return strings.Join(ks, "/")
+}
+
+// Refusal is why a schedule key does nothing now.
+type Refusal int
+
+const (
+	// Enabled: the token can be scheduled.
+	Enabled Refusal = iota
+	// FedOnItsOwn: a cache token of an informer whose lag is not manual.
+	FedOnItsOwn
+	// NothingPending: a manual cache that has seen every write.
+	NothingPending
+	// Finished: a controller that takes no more steps.
+	Finished
+)
+
+// Why says whether token can be scheduled in w (sc is w's scenario), and
+// if not, why; the screens word it for their own context.
+func Why(w *race.World, sc *scenario.Scenario, token string) (name string, r Refusal) {
+	name, cache := strings.CutSuffix(token, race.CacheSuffix)
+	for _, t := range w.Enabled() {
+		if t == token {
+			return name, Enabled
+		}
+	}
+	switch {
+	case cache && !lagOf(sc, name).Manual:
+		return name, FedOnItsOwn
+	case cache:
+		return name, NothingPending
+	}
+	return name, Finished
+}
+
+func lagOf(sc *scenario.Scenario, name string) scenario.Lag {
+	for i, c := range sc.Controllers {
+		if c.Name == name {
+			return sc.LagOf(i)
+		}
+	}
+	return scenario.Lag{}
 }

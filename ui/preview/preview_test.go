@@ -61,3 +61,43 @@ func TestTokenKeys(t *testing.T) {
 		t.Errorf("KeysOf(a.cache) = %q, want !/A", got)
 	}
 }
+
+// Why tells a key that does nothing from one that steps: a cache fed on
+// its own, a controller done.
+func TestWhy(t *testing.T) {
+	data, err := os.ReadFile("../../lessons/course/scenarios/lost-update.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse("lost-update.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := race.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name, why := Why(w, sc, "a"); why != Enabled || name != "a" {
+		t.Fatalf("a at the start: %q %v", name, why)
+	}
+	if _, why := Why(w, sc, "a.cache"); why != FedOnItsOwn {
+		t.Fatalf("a's cache (lag 0): %v, want FedOnItsOwn", why)
+	}
+	for contains(w.Enabled(), "a") {
+		if err := w.Step("a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, why := Why(w, sc, "a"); why != Finished {
+		t.Fatalf("a after its last step: %v, want Finished", why)
+	}
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

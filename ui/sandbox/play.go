@@ -205,30 +205,17 @@ func (m Model) stepKey(tok string) (Model, tea.Cmd) {
 		m.setNotice(true, "the race cannot run: fix it in the build tab")
 		return m, nil
 	}
-	for _, t := range m.play.world.Enabled() {
-		if t == tok {
-			return m, m.step(tok)
-		}
-	}
-	name, cache := strings.CutSuffix(tok, race.CacheSuffix)
-	switch {
-	case cache && !m.lagOf(name).Manual:
+	switch name, why := preview.Why(m.play.world, m.sc, tok); why {
+	case preview.Enabled:
+		return m, m.step(tok)
+	case preview.FedOnItsOwn:
 		m.setNotice(true, "%s's informer lag is not manual: its cache is fed on its own (set lag to manual in the build tab)", name)
-	case cache:
+	case preview.NothingPending:
 		m.setNotice(false, "%s's cache has seen every write: no watch event is waiting", name)
 	default:
 		m.setNotice(false, "%s has finished: it takes no more steps", name)
 	}
 	return m, nil
-}
-
-func (m Model) lagOf(name string) scenario.Lag {
-	for i, c := range m.sc.Controllers {
-		if c.Name == name {
-			return m.sc.LagOf(i)
-		}
-	}
-	return scenario.Lag{}
 }
 
 func (m *Model) startAuto() tea.Cmd {
