@@ -16,7 +16,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -568,38 +567,12 @@ func (m Model) breakLines(w int) []string {
 	lines := m.goalLine(w)
 	lines = append(lines, m.counter("moves"))
 	out := m.world.Outcome()
-	nameW := 4
-	for _, c := range m.base.Controllers {
-		nameW = max(nameW, len(c.Name)+2)
-	}
-	manual := false
-	for i := range m.base.Controllers {
-		manual = manual || m.base.LagOf(i).Manual
-	}
+	names := make([]string, len(m.base.Controllers))
 	for i, c := range m.base.Controllers {
-		keys := layout.Pad(st.Accent.Render(m.keysOf(c.Name)), 5)
-		name := layout.Pad(st.Lane(i).Render(termsafe.Escape(c.Name)), nameW)
-		what := ""
-		switch res := out.Controllers[i]; {
-		case res.Status == controller.Done:
-			what = st.OK.Render(styles.OK + " done")
-		case res.Status == controller.GaveUp:
-			what = st.Bad.Render(styles.Bad + " gave up")
-		default:
-			if next, ok := m.next[c.Name]; ok {
-				what = "next: " + next
-			}
-		}
-		line := keys + name + what
-		if manual && m.base.LagOf(i).Manual {
-			cache := st.Faint.Render("cache up to date")
-			if ev, ok := m.next[c.Name+race.CacheSuffix]; ok {
-				cache = st.Warn.Render(strings.TrimPrefix(ev, "cache ← ") + " waiting")
-			}
-			line = layout.Pad(line, max(30, w-30)) + st.Accent.Render(layout.Pad(m.keysOf(c.Name+race.CacheSuffix), 4)) + cache
-		}
-		lines = append(lines, line)
+		names[i] = termsafe.Escape(c.Name)
 	}
+	panel := preview.Panel{St: st, Keys: m.keysOf, Next: m.next, NameW: 4, CacheCol: 30, CacheGap: 30}
+	lines = append(lines, panel.Lines(m.base, out, names, w)...)
 	n := len(m.world.Taken())
 	if m.notice != "" {
 		style := st.Warn

@@ -11,9 +11,12 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
+	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/styles"
 )
 
 // Next previews what each enabled token of w would do now: a controller's
@@ -141,4 +144,58 @@ func lagOf(sc *scenario.Scenario, name string) scenario.Lag {
 		}
 	}
 	return scenario.Lag{}
+}
+
+// Panel is the scheduler's list of controllers, one line each: its keys,
+// its name, what it does next (or that it is done or gave up) and, for a
+// hand-fed cache, the event waiting for it. The sandbox's race tab and a
+// lesson's break-it step draw it alike.
+type Panel struct {
+	St *styles.Styles
+	// Keys names the keys that schedule a token ("1/a").
+	Keys func(token string) string
+	// Next is what each enabled token would do (Next).
+	Next map[string]string
+	// NameW is the least width of the name column; CacheCol where the
+	// cache column starts (at least; w-CacheGap when wider).
+	NameW, CacheCol, CacheGap int
+}
+
+// Lines draws the panel for the race so far (out) w cells wide; names
+// are the controllers' names as shown (escaped by the caller when they
+// come from a file).
+func (p Panel) Lines(sc *scenario.Scenario, out *race.Outcome, names []string, w int) []string {
+	st := p.St
+	nameW := p.NameW
+	manual := false
+	for i, c := range sc.Controllers {
+		nameW = max(nameW, len(c.Name)+2)
+		manual = manual || sc.LagOf(i).Manual
+	}
+	var lines []string
+	for i, c := range sc.Controllers {
+		keys := layout.Pad(st.Accent.Render(p.Keys(c.Name)), 5)
+		name := layout.Pad(st.Lane(i).Render(names[i]), nameW)
+		what := ""
+		switch res := out.Controllers[i]; {
+		case res.Status == controller.Done:
+			what = st.OK.Render(styles.OK + " done")
+		case res.Status == controller.GaveUp:
+			what = st.Bad.Render(styles.Bad + " gave up")
+		default:
+			if next, ok := p.Next[c.Name]; ok {
+				what = "next: " + next
+			}
+		}
+		line := keys + name + what
+		if manual && sc.LagOf(i).Manual {
+			cache := st.Faint.Render("cache up to date")
+			if ev, ok := p.Next[c.Name+race.CacheSuffix]; ok {
+				cache = st.Warn.Render(strings.TrimPrefix(ev, "cache ← ") + " waiting")
+			}
+			line = layout.Pad(line, max(p.CacheCol, w-p.CacheGap)) + st.Accent.Render(layout.Pad(p.Keys(c.Name+race.CacheSuffix), 4)) + cache
+		}
+		lines = append(lines, line)
+	}
+	return lines
 }

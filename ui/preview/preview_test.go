@@ -12,18 +12,7 @@ import (
 
 // Next says what each controller would do, without doing it.
 func TestNextPreviewsWithoutStepping(t *testing.T) {
-	data, err := os.ReadFile("../../lessons/course/scenarios/lost-update.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse("lost-update.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := race.New(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, w := lostUpdate(t)
 	got := Next(w)
 	if got["a"] != "read its Lister" || got["b"] != "read its Lister" || len(got) != 2 {
 		t.Fatalf("before the race: %v", got)
@@ -65,18 +54,7 @@ func TestTokenKeys(t *testing.T) {
 // Why tells a key that does nothing from one that steps: a cache fed on
 // its own, a controller done.
 func TestWhy(t *testing.T) {
-	data, err := os.ReadFile("../../lessons/course/scenarios/lost-update.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse("lost-update.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := race.New(sc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, w := lostUpdate(t)
 	if name, why := Why(w, sc, "a"); why != Enabled || name != "a" {
 		t.Fatalf("a at the start: %q %v", name, why)
 	}
@@ -100,4 +78,22 @@ func contains(l []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// lostUpdate is the course's lost-update race and a world at its start.
+func lostUpdate(t *testing.T) (*scenario.Scenario, *race.World) {
+	t.Helper()
+	data, err := os.ReadFile("../../lessons/course/scenarios/lost-update.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse("lost-update.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := race.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc, w
 }

@@ -9,7 +9,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
@@ -307,30 +306,12 @@ func (m Model) viewRace(w, h int) string {
 			st.Faint.Render("change it in the build tab (tab)"), w, h)
 	}
 	var lines []string
-	manual := p.hasManualLag()
-	nameW := 6
-	for _, c := range m.sc.Controllers {
-		nameW = max(nameW, len(c.Name)+2)
-	}
+	names := make([]string, len(m.sc.Controllers))
 	for i, c := range m.sc.Controllers {
-		keys := layout.Pad(st.Accent.Render(m.keysOf(c.Name)), 5)
-		name := layout.Pad(st.Lane(i).Render(c.Name), nameW)
-		what := ""
-		if res := p.out.Controllers[i]; res.Status == controller.Done {
-			what = st.OK.Render(styles.OK + " done")
-		} else if res.Status == controller.GaveUp {
-			what = st.Bad.Render(styles.Bad + " gave up")
-		} else if next, ok := p.next[c.Name]; ok {
-			what = "next: " + next
-		}
-		line := keys + name + what
-		if manual && m.sc.LagOf(i).Manual {
-			cache := st.Faint.Render("cache up to date")
-			if ev, ok := p.next[c.Name+race.CacheSuffix]; ok {
-				cache = st.Warn.Render(strings.TrimPrefix(ev, "cache ← ") + " waiting")
-			}
-			line = layout.Pad(line, max(36, w-34)) + st.Accent.Render(layout.Pad(m.keysOf(c.Name+race.CacheSuffix), 4)) + cache
-		}
+		names[i] = c.Name
+	}
+	panel := preview.Panel{St: st, Keys: m.keysOf, Next: p.next, NameW: 6, CacheCol: 36, CacheGap: 34}
+	for _, line := range panel.Lines(m.sc, p.out, names, w) {
 		lines = append(lines, layout.Truncate(line, w))
 	}
 	mode := "round-robin"
