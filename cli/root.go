@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conflictlab/conflictlab/boot"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui"
 )
@@ -168,6 +169,14 @@ for the tutorial; the subcommands run the same simulator headless.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runTutorial(cmd, env)
 		},
+		Annotations: drawsScreen,
+		// The garbage collector is held off until the first frame (package
+		// boot); a command that draws no screen gives it back first.
+		PersistentPreRun: func(cmd *cobra.Command, args []string) {
+			if cmd.Annotations[screenAnnotation] == "" {
+				boot.Resume()
+			}
+		},
 	}
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
@@ -178,6 +187,13 @@ for the tutorial; the subcommands run the same simulator headless.`,
 	root.AddCommand(newSandboxCmd(env), newCleanupCmd(env), newExamplesCmd(env), newServeCmd(env))
 	return root
 }
+
+// screenAnnotation marks the commands that draw the tutorial's screen:
+// they give the garbage collector back after their first frame
+// (ui.Options.Started), not before they start.
+const screenAnnotation = "conflictlab/screen"
+
+var drawsScreen = map[string]string{screenAnnotation: "yes"}
 
 // DefaultEnv is the real process environment.
 func DefaultEnv() Env {

@@ -26,7 +26,8 @@ Exit codes: 0 done, 1 the scenario is invalid or cannot be read (missing, not
 a regular file, over 1 MiB), 2 usage error, 3 no terminal.`,
 		Example: `  conflictlab sandbox
   conflictlab sandbox --example lost-update-unconditional`,
-		Args: cobra.NoArgs,
+		Args:        cobra.NoArgs,
+		Annotations: drawsScreen,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var sc *scenario.Scenario
 			if src.given() {

@@ -8,9 +8,11 @@ import (
 	"sync"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/conflictlab/conflictlab/boot"
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/live/replay"
@@ -64,6 +66,13 @@ func terminalOptions(env Env) ui.Options {
 	}
 	if f := getenv(TraceEnv); f != "" {
 		o.Trace = traceTo(f)
+	}
+	o.Started = boot.Resume
+	if o.Out == os.Stdout && !o.NoColor {
+		// lipgloss detected this terminal's colours when it was
+		// initialised, from the same stdout and environment Bubble Tea
+		// would look at again; inside tmux each look runs `tmux info`.
+		o.Profile = lipgloss.Writer.Profile
 	}
 	return o
 }

@@ -1,9 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/ui"
 )
@@ -41,4 +47,51 @@ func TestTerminalOptions(t *testing.T) {
 		t.Fatalf("options: %+v", o)
 	}
 	var _ ui.Replays = o.Replays
+}
+
+// TestFirstFrameHurry: the screens give the garbage collector back after
+// their first frame (ui.Options.Started); every other command gives it
+// back before it starts, which only the commands that draw a screen are
+// spared (package boot).
+func TestFirstFrameHurry(t *testing.T) {
+	if o := terminalOptions(Env{}); o.Started == nil {
+		t.Fatal("the tutorial's options do not give the collector back after the first frame")
+	}
+	var screens []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Annotations[screenAnnotation] != "" {
+			screens = append(screens, c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(NewRoot(Env{}))
+	if !slices.Equal(screens, []string{"conflictlab", "conflictlab sandbox"}) {
+		t.Fatalf("commands that hold the collector until their first frame: %q; want the tutorial and the sandbox", screens)
+	}
+}
+
+// TestProfileFromLipgloss: on this process's stdout the colour profile
+// lipgloss detected is reused (Bubble Tea would detect it again, running
+// `tmux info` a second time inside tmux); on any other writer, or with
+// NO_COLOR, it is left for the program to decide.
+func TestProfileFromLipgloss(t *testing.T) {
+	o := terminalOptions(Env{Stdout: os.Stdout})
+	if o.Profile != lipgloss.Writer.Profile {
+		t.Fatalf("profile %v on stdout, want lipgloss's %v", o.Profile, lipgloss.Writer.Profile)
+	}
+	if o := terminalOptions(Env{Stdout: &bytes.Buffer{}}); o.Profile != colorprofile.Unknown {
+		t.Fatalf("profile %v on another writer, want it left unknown", o.Profile)
+	}
+	noColor := func(k string) string {
+		if k == "NO_COLOR" {
+			return "1"
+		}
+		return ""
+	}
+	if o := terminalOptions(Env{Stdout: os.Stdout, Getenv: noColor}); o.Profile != colorprofile.Unknown || !o.NoColor {
+		t.Fatalf("NO_COLOR: profile %v, no colour %v", o.Profile, o.NoColor)
+	}
 }

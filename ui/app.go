@@ -53,6 +53,11 @@ type Config struct {
 	// Trace, when set, is told how long the first frame and the first
 	// frame with the course took from Start.
 	Trace func(event string, d time.Duration)
+	// Started, when set, is called once the first screen has been drawn
+	// (two frame intervals after the course loaded), before the first
+	// race is warmed: the process gives the garbage collector back then
+	// (package boot).
+	Started func()
 	// Ticker replaces tea.Tick for playback (tests).
 	Ticker raceview.Ticker
 	// Snippets replaces lessons/snippets as the code pane's source (tests).
@@ -272,7 +277,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case loaded:
 		if msg.err != nil {
 			m.screen, m.err = failed, msg.err
-			return m, nil
+			return m, m.started(nil)
 		}
 		pack := displayPack(msg.pack)
 		m.pack, m.prog, m.races = pack, msg.prog, lessons.NewRaces(msg.pack)
@@ -284,13 +289,17 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize()
 		var first tea.Cmd
 		if m.cfg.OpenSandbox {
-			first = m.openSandboxWith()
+			first = tea.Batch(m.openSandboxWith(), m.afterFirstFrame(false))
 		} else {
-			first = m.warmAfterFrame()
+			first = m.afterFirstFrame(true)
 		}
 		return m.replayPending(first)
 	case warmNow:
-		return m, m.warm()
+		var warm tea.Cmd
+		if msg.race {
+			warm = m.warm()
+		}
+		return m, m.started(warm)
 	case warmed:
 		return m, nil
 	case saved:
@@ -415,21 +424,31 @@ func (m *Model) resize() {
 // command, so that the API server's schema is built while they read the
 // home screen rather than when they press enter.
 func (m Model) warm() tea.Cmd {
-	id, step, ok := m.home.ContinueTarget()
+	spec, ok := m.firstRace()
 	if !ok {
 		return nil
 	}
-	l := m.pack.Lesson(id)
 	races := m.races
+	return func() tea.Msg {
+		races.Race(spec) //nolint:errcheck // the player reports errors when it asks again
+		return warmed{}
+	}
+}
+
+// firstRace is the race the learner will most likely see first: the next
+// one in the lesson the home screen offers to continue.
+func (m Model) firstRace() (lessons.RaceSpec, bool) {
+	id, step, ok := m.home.ContinueTarget()
+	if !ok {
+		return lessons.RaceSpec{}, false
+	}
+	l := m.pack.Lesson(id)
 	for i := step; i < len(l.Steps); i++ {
 		if s := l.Steps[i]; s.Race != nil {
-			return func() tea.Msg {
-				races.Race(s.Spec(nil)) //nolint:errcheck // the player reports errors when it asks again
-				return warmed{}
-			}
+			return s.Spec(nil), true
 		}
 	}
-	return nil
+	return lessons.RaceSpec{}, false
 }
 
 func (m *Model) open(id string, step int) tea.Cmd {

@@ -75,6 +75,9 @@ type Options struct {
 	// Trace, when set, is told how long the first frame and the first
 	// frame with the course took from Start.
 	Trace func(event string, d time.Duration)
+	// Started, when set, is called once the first screen has been drawn
+	// (Config.Started).
+	Started func()
 	// NoSignals leaves the process's signals alone: a server's sessions
 	// end with their connection, not with SIGINT.
 	NoSignals bool
@@ -215,7 +218,7 @@ func newConfig(o Options) Config {
 		noColor = noColor || environ(o.Environ)("NO_COLOR") != ""
 	}
 	cfg := Config{Start: o.Start, NoColor: noColor, OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile,
-		QuizSeed: o.QuizSeed, SandboxEnv: o.SandboxEnv, Observe: o.Observe, StoreNotice: o.Notice, Trace: o.Trace}
+		QuizSeed: o.QuizSeed, SandboxEnv: o.SandboxEnv, Observe: o.Observe, StoreNotice: o.Notice, Trace: o.Trace, Started: o.Started}
 	if o.Pack != nil {
 		pack := o.Pack
 		cfg.LoadCourse = func() (*lessons.Pack, error) { return pack, nil }

@@ -12,17 +12,36 @@ import (
 // sharing the processor with the race and the garbage it makes.
 const warmDelay = 2 * time.Second / 60
 
-// warmNow starts the warm-up (warmAfterFrame).
-type warmNow struct{}
+// warmNow is the moment after the first frame (afterFirstFrame); race
+// says whether to warm the first race.
+type warmNow struct{ race bool }
 
-// warmAfterFrame warms the first race once the home screen has been drawn.
-func (m Model) warmAfterFrame() tea.Cmd {
-	if m.warm() == nil {
+// afterFirstFrame waits until the screen the program opened on has been
+// drawn, then tells the process (Config.Started) and, when race is set
+// (the home screen), warms the first race.
+func (m Model) afterFirstFrame(race bool) tea.Cmd {
+	if m.cfg.Started == nil && (!race || m.warm() == nil) {
 		return nil
 	}
 	tick := tea.Tick
 	if m.cfg.Ticker != nil {
 		tick = m.cfg.Ticker
 	}
-	return tick(warmDelay, func(time.Time) tea.Msg { return warmNow{} })
+	return tick(warmDelay, func(time.Time) tea.Msg { return warmNow{race: race} })
+}
+
+// started calls Config.Started, then runs then (the warm-up: the first
+// heavy allocation comes after the collector is back), in one command:
+// telling the process is not the model's business.
+func (m Model) started(then tea.Cmd) tea.Cmd {
+	if m.cfg.Started == nil {
+		return then
+	}
+	return func() tea.Msg {
+		m.cfg.Started()
+		if then == nil {
+			return nil
+		}
+		return then()
+	}
 }
