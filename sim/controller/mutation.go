@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -108,32 +109,47 @@ func (m Mutation) Describe() string {
 	var s string
 	switch {
 	case m.Op == AddToSet && p == "metadata.finalizers":
-		s = fmt.Sprintf("add finalizer %v", m.Value)
+		s = fmt.Sprintf("add finalizer %s", describeValue(m.Value))
 	case m.Op == RemoveFromList && p == "metadata.finalizers":
-		s = fmt.Sprintf("remove finalizer %v", m.Value)
+		s = fmt.Sprintf("remove finalizer %s", describeValue(m.Value))
 	case m.Op == Set && strings.HasPrefix(p, "metadata.labels"):
-		s = fmt.Sprintf("label %s=%v", mapKey(m.Path), m.Value)
+		s = fmt.Sprintf("label %s=%s", mapKey(m.Path), describeValue(m.Value))
 	case m.Op == Set && strings.HasPrefix(p, "metadata.annotations"):
-		s = fmt.Sprintf("annotate %s=%v", mapKey(m.Path), m.Value)
+		s = fmt.Sprintf("annotate %s=%s", mapKey(m.Path), describeValue(m.Value))
 	case m.Op == Set:
-		s = fmt.Sprintf("set %s=%v", p, m.Value)
+		s = fmt.Sprintf("set %s=%s", p, describeValue(m.Value))
 	case m.Op == Remove:
 		s = fmt.Sprintf("remove %s", p)
 	case m.Op == Increment:
 		s = fmt.Sprintf("%s += %d", p, m.By)
 	case m.Op == Append:
-		s = fmt.Sprintf("append %v to %s", m.Value, p)
+		s = fmt.Sprintf("append %s to %s", describeValue(m.Value), p)
 	case m.Op == Copy:
 		s = fmt.Sprintf("set %s from %s", p, m.From)
 	case m.Op == AddToSet:
-		s = fmt.Sprintf("add %v to %s", m.Value, p)
+		s = fmt.Sprintf("add %s to %s", describeValue(m.Value), p)
 	case m.Op == RemoveFromList:
-		s = fmt.Sprintf("remove %v from %s", m.Value, p)
+		s = fmt.Sprintf("remove %s from %s", describeValue(m.Value), p)
 	}
 	if m.When != nil {
-		s += fmt.Sprintf(" if %s=%v", m.When.Path, m.When.Equals)
+		s += fmt.Sprintf(" if %s=%s", m.When.Path, describeValue(m.When.Equals))
 	}
 	return s
+}
+
+// describeValue writes a value as the scenario file would hold it:
+// scalars bare, null for nil, objects and lists as compact JSON (fmt's %v
+// would print "<nil>" and "map[reason:… type:Ready]").
+func describeValue(v interface{}) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case map[string]interface{}, []interface{}:
+		if b, err := json.Marshal(v); err == nil {
+			return string(b)
+		}
+	}
+	return fmt.Sprint(v)
 }
 
 func mapKey(p Path) string {

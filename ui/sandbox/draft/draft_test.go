@@ -1,6 +1,8 @@
 package draft
 
 import (
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -28,6 +30,9 @@ func TestMutationSyntaxRoundTrips(t *testing.T) {
 		{api.Deployment, "set spec.template.spec.containers[name=app].image = nginx:1.28", "set spec.template.spec.containers[name=app].image = nginx:1.28", "nginx:1.28"},
 		{api.Widget, "set spec.replicas = 3 if status.phase = Ready", "set spec.replicas = 3 if status.phase = Ready", int64(3)},
 		{api.Widget, "set spec.owner = me if spec.owner = null", "set spec.owner = me if spec.owner = null", "me"},
+		{api.Widget, "copy status.observedGeneration from metadata.generation", "copy status.observedGeneration from metadata.generation", nil},
+		{api.Widget, "  copy   status.readyReplicas   from   spec.size  ", "copy status.readyReplicas from spec.size", nil},
+		{api.ConfigMap, `copy data.owner from metadata.labels["app.kubernetes.io/name"] if data.owner = null`, `copy data.owner from metadata.labels["app.kubernetes.io/name"] if data.owner = null`, nil},
 	} {
 		mu, err := ParseMutation(c.in, c.kind)
 		if err != nil {
@@ -48,6 +53,87 @@ func TestMutationSyntaxRoundTrips(t *testing.T) {
 	for _, bad := range []string{"", "upsert data.x = 1", "set data.x", "set data.x =", "increment data.x by many", "set data..x = 1", "remove"} {
 		if _, err := ParseMutation(bad, api.ConfigMap); err == nil {
 			t.Errorf("%q was accepted", bad)
+		}
+	}
+}
+
+// TestCopyReadsItsFrom: a copy keeps both of its paths and its
+// condition, and the errors say which part is missing or wrong.
+func TestCopyReadsItsFrom(t *testing.T) {
+	mu, err := ParseMutation("copy status.observedGeneration from metadata.generation if status.phase = Ready", api.Widget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mu.Op != controller.Copy || mu.Path.String() != "status.observedGeneration" || mu.From.String() != "metadata.generation" ||
+		mu.When == nil || mu.When.Path.String() != "status.phase" || mu.When.Equals != "Ready" || mu.Value != nil {
+		t.Fatalf("parsed: %+v", mu)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"copy", "copy needs PATH from FROM (FROM: the field whose value it copies)"},
+		{"copy status.observedGeneration", "copy needs PATH from FROM"},
+		{"copy status.observedGeneration = 3", "copy needs PATH from FROM"},
+		{"copy status.observedGeneration from", "copy needs a FROM after from: the field whose value it copies"},
+		{"copy status.observedGeneration from   ", "copy needs a FROM after from"},
+		{"copy from metadata.generation", "copy needs a PATH before from: the field it sets"},
+		{"copy  from  metadata.generation", "copy needs a PATH before from"},
+		{"copy status..observedGeneration from metadata.generation", `path "status..observedGeneration": empty segment`},
+		{"copy status.observedGeneration from metadata..generation", `from: path "metadata..generation": empty segment`},
+		{"copy status.observedGeneration from metadata.generation[", `from: path "metadata.generation[": unclosed [`},
+		{"copy status.x from spec.size if status.phase", "if needs PATH = VALUE"},
+		{"cpy status.x from spec.size", `"cpy": start with set, append, add-to-set, remove-from-list, remove, increment or copy`},
+	} {
+		_, err := ParseMutation(c.in, api.Widget)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one saying %q", c.in, err, c.want)
+		}
+	}
+}
+
+// TestEveryOperationRoundTrips: every operation the controllers know,
+// with and without a condition, on plain, quoted-key, index and selector
+// paths, is shown in a form that reads back as the same mutation.
+func TestEveryOperationRoundTrips(t *testing.T) {
+	paths := []string{"spec.size", `metadata.annotations["example.com/owner"]`, "status.conditions[0].status",
+		"spec.template.spec.containers[name=app].image"}
+	values := []interface{}{"a", "3", "two words", int64(3), true, map[string]interface{}{"k": "v"}, []interface{}{int64(1), "x"}}
+	conds := []*controller.Condition{nil, {Path: controller.MustPath("status.phase"), Equals: "Ready"},
+		{Path: controller.MustPath("spec.owner"), Equals: nil}, {Path: controller.MustPath("spec.size"), Equals: int64(2)}}
+	var all []controller.Mutation
+	for i, p := range paths {
+		path, from := controller.MustPath(p), controller.MustPath(paths[(i+1)%len(paths)])
+		all = append(all, controller.Mutation{Op: controller.Remove, Path: path},
+			controller.Mutation{Op: controller.Increment, Path: path, By: 1},
+			controller.Mutation{Op: controller.Increment, Path: path, By: -4},
+			controller.Mutation{Op: controller.Copy, Path: path, From: from})
+		for _, op := range []controller.Op{controller.Set, controller.Append, controller.AddToSet, controller.RemoveFromList} {
+			for _, v := range values {
+				if _, str := v.(string); !str && stringsOnly(api.Widget, p) {
+					continue // annotation values are strings: 3 there reads back as "3"
+				}
+				all = append(all, controller.Mutation{Op: op, Path: path, Value: v})
+			}
+		}
+	}
+	seen := map[controller.Op]bool{}
+	for _, base := range all {
+		for _, cond := range conds {
+			mu := base
+			mu.When = cond
+			seen[mu.Op] = true
+			shown := FormatMutation(mu)
+			back, err := ParseMutation(shown, api.Widget)
+			if err != nil {
+				t.Errorf("%q: %v", shown, err)
+				continue
+			}
+			if !reflect.DeepEqual(back, mu) {
+				t.Errorf("%q reads back as %+v, want %+v", shown, back, mu)
+			}
+		}
+	}
+	for _, op := range ops {
+		if !seen[op] {
+			t.Errorf("%s is not covered", op)
 		}
 	}
 }
@@ -165,5 +251,53 @@ func TestObjectYAMLEditing(t *testing.T) {
 	}
 	if err := Editable(&scenario.Scenario{Name: "x"}); err == nil {
 		t.Fatal("a race with no object is editable")
+	}
+}
+
+// TestSameRaceSeesACopysFrom: two copies to the same field from
+// different fields are different races (both once showed as the same
+// "copy PATH = <nil>").
+func TestSameRaceSeesACopysFrom(t *testing.T) {
+	a := New()
+	SetKind(a, api.Widget)
+	var err error
+	a.Controllers[0].Mutations[0], err = ParseMutation("copy status.observedGeneration from metadata.generation", api.Widget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Clone(a)
+	if !SameRace(a, b) {
+		t.Fatal("a clone is another race")
+	}
+	b.Controllers[0].Mutations[0], _ = ParseMutation("copy status.observedGeneration from spec.size", api.Widget)
+	if SameRace(a, b) {
+		t.Fatal("a changed from went unnoticed")
+	}
+	if err := Check(b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDocsShowEveryOperation: the scenario format's table of the editor's
+// forms has a line for every operation the editor reads, and its
+// examples read.
+func TestDocsShowEveryOperation(t *testing.T) {
+	data, err := os.ReadFile("../../../docs/scenario-format.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, op := range ops {
+		if !strings.Contains(doc, "`"+string(op)+" P") {
+			t.Errorf("docs/scenario-format.md does not show the editor's form of %s", op)
+		}
+	}
+	for _, ex := range []string{"set metadata.labels.team = a", "add-to-set metadata.finalizers = example.com/x"} {
+		if !strings.Contains(doc, "`"+ex+"`") {
+			t.Errorf("the example %q is no longer in the doc", ex)
+		}
+		if _, err := ParseMutation(ex, api.ConfigMap); err != nil {
+			t.Errorf("the doc's example %q: %v", ex, err)
+		}
 	}
 }

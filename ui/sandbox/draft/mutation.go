@@ -14,10 +14,10 @@ import (
 
 // MutationSyntax is the one-line form the editor reads and writes, shown
 // where a mutation is typed.
-const MutationSyntax = "set PATH = VALUE · remove PATH · increment PATH [by N] · append|add-to-set|remove-from-list PATH = VALUE · … if PATH = VALUE"
+const MutationSyntax = "set|append|add-to-set|remove-from-list PATH = VALUE · remove PATH · increment PATH [by N] · copy PATH from FROM · … if PATH = VALUE"
 
 // ops are the operations in the order the syntax lists them.
-var ops = []controller.Op{controller.Set, controller.Remove, controller.Increment, controller.Append, controller.AddToSet, controller.RemoveFromList}
+var ops = []controller.Op{controller.Set, controller.Append, controller.AddToSet, controller.RemoveFromList, controller.Remove, controller.Increment, controller.Copy}
 
 // FormatMutation writes a mutation in the editor's one-line syntax;
 // ParseMutation reads it back to the same mutation.
@@ -32,6 +32,8 @@ func FormatMutation(mu controller.Mutation) string {
 		if mu.By != 1 {
 			s += fmt.Sprintf(" by %d", mu.By)
 		}
+	case controller.Copy:
+		s = fmt.Sprintf("copy %s from %s", p, mu.From)
 	default:
 		s = fmt.Sprintf("%s %s = %s", mu.Op, p, formatValue(mu.Value))
 	}
@@ -81,7 +83,7 @@ func ParseMutation(s string, kind api.Kind) (controller.Mutation, error) {
 		}
 	}
 	if mu.Op == "" {
-		return mu, fmt.Errorf("%q: start with set, remove, increment, append, add-to-set or remove-from-list", opText)
+		return mu, fmt.Errorf("%q: start with set, append, add-to-set, remove-from-list, remove, increment or copy", opText)
 	}
 	pathText := rest
 	switch mu.Op {
@@ -95,6 +97,24 @@ func ParseMutation(s string, kind api.Kind) (controller.Mutation, error) {
 			}
 			pathText, mu.By = strings.TrimSpace(p), n
 		}
+	case controller.Copy:
+		// The first " from " ends PATH (padded, so that a missing PATH or
+		// FROM is told apart from a missing "from").
+		p, f, ok := strings.Cut(" "+rest+" ", " from ")
+		p, f = strings.TrimSpace(p), strings.TrimSpace(f)
+		switch {
+		case !ok:
+			return mu, fmt.Errorf("copy needs PATH from FROM (FROM: the field whose value it copies)")
+		case p == "":
+			return mu, fmt.Errorf("copy needs a PATH before from: the field it sets")
+		case f == "":
+			return mu, fmt.Errorf("copy needs a FROM after from: the field whose value it copies")
+		}
+		from, err := controller.ParsePath(f)
+		if err != nil {
+			return mu, fmt.Errorf("from: %w", err)
+		}
+		pathText, mu.From = p, from
 	default:
 		p, v, ok := strings.Cut(rest, " = ")
 		if !ok {
