@@ -298,6 +298,15 @@ func Diff(sim, live interface{}) []string {
 	return out
 }
 
+// present is a value as Diff shows it, "(absent)" for a key not there.
+func present(v interface{}, ok bool) string {
+	if !ok {
+		return "(absent)"
+	}
+	j, _ := json.Marshal(v)
+	return string(j)
+}
+
 func diff(path string, a, b interface{}, out *[]string) {
 	am, aok := a.(map[string]interface{})
 	bm, bok := b.(map[string]interface{})
@@ -315,7 +324,16 @@ func diff(path string, a, b interface{}, out *[]string) {
 		}
 		sort.Strings(sorted)
 		for _, k := range sorted {
-			diff(path+"."+k, am[k], bm[k], out)
+			// A key that only one side has differs even when the other
+			// side's value is null: a field stored as null (a condition's
+			// unset time) is not a field left out.
+			av, ain := am[k]
+			bv, bin := bm[k]
+			if ain != bin {
+				*out = append(*out, fmt.Sprintf("%s:\n      sim:  %s\n      live: %s", strings.TrimPrefix(path+"."+k, "."), present(av, ain), present(bv, bin)))
+				continue
+			}
+			diff(path+"."+k, av, bv, out)
 		}
 		return
 	}

@@ -110,13 +110,26 @@ func coerceObjectMeta(obj map[string]interface{}, om *metav1.ObjectMeta) error {
 
 // dropNulls removes the zero timestamps and empty structs the converter
 // writes as null, so that stored objects look like what a server returns.
-func dropNulls(m map[string]interface{}) {
+// The exception is a condition's unset time: a DeploymentCondition's
+// lastUpdateTime and lastTransitionTime are metav1.Time values without
+// omitzero, which the real server's JSON encoder writes as null, and the
+// server returns and stores them so (measured on v1.37.2: conformance
+// testdata/measured/condition-*.yaml). The null is a field the field
+// manager sees: the manager that wrote the condition owns it.
+func dropNulls(m map[string]interface{}) { dropNullsIn(m, false) }
+
+// dropNullsIn is dropNulls on a map; inCondition says it is an item of a
+// conditions list, whose null times stay.
+func dropNullsIn(m map[string]interface{}, inCondition bool) {
 	for k, v := range m {
 		switch t := v.(type) {
 		case nil:
+			if inCondition && (k == "lastUpdateTime" || k == "lastTransitionTime") {
+				continue
+			}
 			delete(m, k)
 		case map[string]interface{}:
-			dropNulls(t)
+			dropNullsIn(t, false)
 			// A Deployment's "status": {} and a container's "resources": {}
 			// stay: a real server returns them (measured on v1.37.2).
 			if len(t) == 0 && (k == "metadata" || k == "strategy" || k == "template" || k == "spec" || k == "selector") {
@@ -125,7 +138,7 @@ func dropNulls(m map[string]interface{}) {
 		case []interface{}:
 			for _, e := range t {
 				if em, ok := e.(map[string]interface{}); ok {
-					dropNulls(em)
+					dropNullsIn(em, k == "conditions")
 				}
 			}
 		}
