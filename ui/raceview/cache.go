@@ -42,9 +42,11 @@ type cacheKey struct {
 	steps, versions int
 }
 
+// objKey is an object pane: setup is the hidden race's, whose rule for
+// the generation line differs (showGeneration).
 type objKey struct {
 	cur, prev, w int
-	full         bool
+	full, setup  bool
 }
 
 // verKey is a version (or a step) at a width.

@@ -75,9 +75,65 @@ func (m Model) objectLines(w int, full bool) []string {
 		idx = -1
 	}
 	vi, pi := m.versionAt(idx)
-	k := objKey{cur: vi, prev: pi, w: w, full: full}
+	k := objKey{cur: vi, prev: pi, w: w, full: full, setup: m.hidden}
 	return cachedLines(m, func(d *frameData) *map[objKey][]string { return &d.obj }, k,
 		func() []string { return m.renderObject(vi, pi, w, full) })
+}
+
+// showGeneration says whether the object pane shows metadata.generation,
+// which it otherwise hides with the server's other bookkeeping. The
+// generation matters to a race in two cases: some version of the target
+// carries status.observedGeneration (a status that says which spec it
+// describes only makes sense beside the generation it is compared with),
+// or the generation differs between the target's versions (a write
+// changed the spec, and the generation is how the object counts that).
+// A race in which neither happens shows no generation line: a ConfigMap
+// has none, and a widget whose generation sits at 1 throughout would only
+// add a line to read.
+//
+// The rule looks at the versions the learner may see: all of the
+// outcome's, except while the race is hidden, when the setup shows the
+// object as created and so may depend only on the versions written before
+// the race (whether a line appears must not hint at how the race ends).
+// In an open run (a play step, the sandbox) the versions are those so
+// far, so the line appears from the step that makes it matter.
+func (m Model) showGeneration() bool {
+	o := m.run.Outcome
+	first := ""
+	for _, i := range m.targetVersions() {
+		v := o.Versions[i]
+		if m.hidden && v.Step >= 0 {
+			break
+		}
+		if _, ok, _ := unstructured.NestedFieldNoCopy(v.Object, "status", "observedGeneration"); ok {
+			return true
+		}
+		g, ok, _ := unstructured.NestedFieldNoCopy(v.Object, "metadata", "generation")
+		if !ok {
+			continue
+		}
+		if first == "" {
+			first = fmt.Sprint(g)
+		} else if fmt.Sprint(g) != first {
+			return true
+		}
+	}
+	return false
+}
+
+// generationMark is how the generation line of cur differs from prev's:
+// the diff of an outcome (race.Diff) leaves the generation out, as the
+// server's bookkeeping, so the pane compares it itself.
+func generationMark(prev, cur map[string]interface{}) mark {
+	g, ok, _ := unstructured.NestedFieldNoCopy(cur, "metadata", "generation")
+	pg, pok, _ := unstructured.NestedFieldNoCopy(prev, "metadata", "generation")
+	switch {
+	case ok && !pok:
+		return added
+	case ok && fmt.Sprint(g) != fmt.Sprint(pg):
+		return changed
+	}
+	return same
 }
 
 // renderObject is objectLines for version vi, whose previous one is pi.
@@ -116,12 +172,22 @@ func (m Model) renderObject(vi, pi, w int, full bool) []string {
 	if pi < 0 {
 		ch = nil // the first version is not a change of anything
 	}
+	showGen := m.showGeneration()
 	if !full {
 		if pi < 0 {
 			return append(lines, st.Faint.Render("  as created: no write has changed it yet"))
 		}
 		if prevRV != v.RV {
 			lines = append(lines, st.Changed.Render(fmt.Sprintf("~ metadata.resourceVersion: %s → %s", prevRV, v.RV)))
+		}
+		if showGen && generationMark(prevObj, v.Object) != same {
+			pg, _, _ := unstructured.NestedFieldNoCopy(prevObj, "metadata", "generation")
+			g, _, _ := unstructured.NestedFieldNoCopy(v.Object, "metadata", "generation")
+			text, style := fmt.Sprintf("~ metadata.generation: %v → %v", pg, g), st.Changed
+			if pg == nil {
+				text, style = fmt.Sprintf("+ metadata.generation: %v", g), st.Added
+			}
+			lines = append(lines, style.Render(text))
 		}
 		for _, c := range v.Changes {
 			text := report.FormatChange(c)
@@ -143,7 +209,10 @@ func (m Model) renderObject(vi, pi, w int, full bool) []string {
 		}
 		return lines
 	}
-	e := emitter{m: m, w: w, ch: ch, losses: losses, prevRV: prevRV, rv: v.RV, vi: vi, hasPrev: pi >= 0}
+	e := emitter{m: m, w: w, ch: ch, losses: losses, prevRV: prevRV, rv: v.RV, vi: vi, hasPrev: pi >= 0, showGen: showGen}
+	if pi >= 0 {
+		e.genMark = generationMark(prevObj, v.Object)
+	}
 	e.mapping("", 0, v.Object, prevObj, false)
 	lines = append(lines, e.out...)
 	if pi >= 0 && len(v.Changes) == 0 {
@@ -204,16 +273,22 @@ type emitter struct {
 	rv      string
 	vi      int
 	hasPrev bool
+	// showGen: the generation line is shown (showGeneration), and
+	// genMark is how it moved since the previous version.
+	showGen bool
+	genMark mark
 	out     []string
 }
 
 // hidden fields are server bookkeeping that says nothing about the race.
+// metadata.generation is one unless the race makes it matter
+// (showGeneration).
 var hidden = map[string]bool{"metadata.managedFields": true, "metadata.uid": true,
 	"metadata.creationTimestamp": true, "metadata.generation": true}
 
 var firstKeys = map[string][]string{
 	"":         {"apiVersion", "kind", "metadata", "spec", "data", "status"},
-	"metadata": {"name", "namespace", "resourceVersion", "labels", "annotations", "finalizers"},
+	"metadata": {"name", "namespace", "resourceVersion", "generation", "labels", "annotations", "finalizers"},
 }
 
 // childPath mirrors race.Diff's field paths, so lines match changes.
@@ -260,7 +335,7 @@ func orderedKeys(prefix string, cur, prev map[string]interface{}) []string {
 func (e *emitter) mapping(prefix string, depth int, cur, prev map[string]interface{}, gone bool) {
 	for _, k := range orderedKeys(prefix, cur, prev) {
 		path := childPath(prefix, k)
-		if hidden[path] {
+		if hidden[path] && !(path == "metadata.generation" && e.showGen) {
 			continue
 		}
 		v, inCur := cur[k]
@@ -340,6 +415,8 @@ func (e *emitter) line(path, text string, gone bool) {
 			mk = removed
 		case path == "metadata.resourceVersion" && e.prevRV != "" && e.prevRV != e.rv:
 			mk = changed
+		case path == "metadata.generation":
+			mk = e.genMark
 		default:
 			if c, ok := e.ch[path]; ok {
 				if c.Op == race.ChangeAdded {
