@@ -20,12 +20,12 @@ type RetryPreset struct {
 // RetryPresets are the named retry policies, in the order they are offered.
 var RetryPresets = []RetryPreset{
 	{"none", "one attempt: an error ends the reconcile", NoRetry()},
-	{"default", "client-go's retry.RetryOnConflict with DefaultRetry: 5 calls in all, only on 409, re-reading live, 10ms apart", DefaultRetry()},
-	{"reread-lister", "5 calls on 409, re-reading the Lister: often the same stale copy", withReread(DefaultRetry(), FromLister)},
-	{"no-reread", "5 calls on 409 with the copy already in hand: every retry is as stale", withReread(DefaultRetry(), RereadNone)},
+	{"default", "client-go's retry.RetryOnConflict with DefaultRetry: 5 calls in all, only on a Conflict (a 409 for AlreadyExists is not one), re-reading live, 10ms apart", DefaultRetry()},
+	{"reread-lister", "5 calls on Conflict, re-reading the Lister: often the same stale copy", withReread(DefaultRetry(), FromLister)},
+	{"no-reread", "5 calls on Conflict with the copy already in hand: every retry is as stale", withReread(DefaultRetry(), RereadNone)},
 	{"any-error", "5 calls on any error, re-reading live: a 422 does not get better by asking", withOn(DefaultRetry(), OnAnyError)},
 	{"test-failed", "retry.OnError(DefaultRetry, a causeless 422): what a failed JSON patch test gets, retried 5 calls at most — a broken patch answers the same 422", withOn(DefaultRetry(), OnTestFailed)},
-	{"unbounded", "retry on 409 without a limit, re-reading live, 10ms apart; the race's step budget ends it", RetryPolicy{Unbounded: true, On: OnConflict, Reread: FromLive, Backoff: 10 * time.Millisecond}},
+	{"unbounded", "retry on Conflict without a limit, re-reading live, 10ms apart; the race's step budget ends it", RetryPolicy{Unbounded: true, On: OnConflict, Reread: FromLive, Backoff: 10 * time.Millisecond}},
 }
 
 func withReread(r RetryPolicy, s ReadSource) RetryPolicy { r.Reread = s; return r }

@@ -36,7 +36,7 @@ func PlanOf(p controller.Program) Plan {
 	case r.Unbounded:
 		pl.Retry = "retry forever"
 	case r.Attempts > 1:
-		on := "409"
+		on := "Conflict"
 		switch r.On {
 		case controller.OnAnyError:
 			on = "any error"
@@ -66,7 +66,7 @@ func (p Plan) WriteWords() string {
 }
 
 // String is the plan in one line: "read lister · set data.owner=a ·
-// update · retry on 409 up to 4×, re-read live".
+// update · retry on Conflict up to 4×, re-read live".
 func (p Plan) String() string {
 	read := "read " + string(p.Read)
 	if p.Expectations {

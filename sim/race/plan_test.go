@@ -22,7 +22,7 @@ func TestOutcomeCarriesEachPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"a": "read lister · set data.owner=a · merge-patch with RV · retry on 409 up to 4×, re-read live",
+		"a": "read lister · set data.owner=a · merge-patch with RV · retry on Conflict up to 4×, re-read live",
 		"b": "read lister · set data.replicas=3 · apply (force)",
 	}
 	c := w.Clone()
@@ -55,7 +55,7 @@ func TestOutcomeCarriesEachPlan(t *testing.T) {
 // never a 409, so its plan must not say "409".
 func TestPlanNamesWhatTheRetryRetries(t *testing.T) {
 	for name, want := range map[string]string{
-		"default":     "retry on 409 up to 4×, re-read live",
+		"default":     "retry on Conflict up to 4×, re-read live",
 		"any-error":   "retry on any error up to 4×, re-read live",
 		"test-failed": "retry on a failed test (422) up to 4×, re-read live",
 	} {
