@@ -4230,7 +4230,7 @@ func builtinCourseLiteral() *Pack {
 									Retry: &controller.RetryPolicy{
 										Attempts: 5,
 										On:       controller.RetryOn("conflict"),
-										Reread:   controller.ReadSource("live"),
+										Reread:   controller.ReadSource("lister"),
 										Backoff:  time.Duration(10000000),
 									},
 								},
@@ -11938,7 +11938,7 @@ func builtinCourseLiteral() *Pack {
 							Retry: controller.RetryPolicy{
 								Attempts: 5,
 								On:       controller.RetryOn("conflict"),
-								Reread:   controller.ReadSource("live"),
+								Reread:   controller.ReadSource("lister"),
 								Backoff:  time.Duration(10000000),
 							},
 							Reconciles: 2,

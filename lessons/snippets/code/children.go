@@ -54,7 +54,7 @@ func EnsureChild(ctx context.Context, c kubernetes.Interface, ns string, lister 
 // end snippet
 
 // snippet: ensure-child-named
-// strategy: write=create read=lister retry=default
+// strategy: write=create read=lister retry=reread-lister
 // EnsureNamedChild gives the child a name of its own, so a second create
 // is refused with 409 AlreadyExists: the name is the precondition. But
 // AlreadyExists is not a Conflict, so RetryOnConflict returns it at once.
