@@ -268,7 +268,19 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 			return m, nil
 		}
-		if m.run == nil || m.hidden {
+		if m.run == nil {
+			return m, nil
+		}
+		if m.hidden {
+			// Before the answer the pane is the setup (setupLines), which
+			// can be taller than the pane: J and K scroll it, as its
+			// "↓ more (J)" says; nothing else plays yet.
+			switch {
+			case key.Matches(msg, m.Keys.ScrollDown):
+				m.scroll++
+			case key.Matches(msg, m.Keys.ScrollUp):
+				m.scroll = max(0, m.scroll-1)
+			}
 			return m, nil
 		}
 		if m.inspect {

@@ -174,6 +174,33 @@ func TestHiddenRaceRevealsNothing(t *testing.T) {
 	}
 }
 
+// TestHiddenRaceScrolls: the setup shown before the answer can be taller
+// than the pane, and its "↓ more (J)" must mean what it says: J scrolls it
+// (reaching the object at its foot) and K scrolls back.
+func TestHiddenRaceScrolls(t *testing.T) {
+	m := newView(fixtureRace(t, "lost-update", 0, ""), true)
+	top := view(m, 80, 8)
+	if !strings.Contains(top, "↓ more (J)") {
+		t.Fatalf("the setup fits in 8 lines; the test needs it taller:\n%s", top)
+	}
+	for i := 0; i < 40; i++ {
+		m, _ = press(m, "J")
+	}
+	bottom := view(m, 80, 8)
+	if bottom == top || strings.Contains(bottom, "↓ more (J)") {
+		t.Fatalf("J did not scroll the setup to its end:\n%s", bottom)
+	}
+	if m.Index() != -1 || m.Playing() {
+		t.Fatal("scrolling moved the hidden race")
+	}
+	for i := 0; i < 40; i++ {
+		m, _ = press(m, "K")
+	}
+	if v := view(m, 80, 8); v != top {
+		t.Fatalf("K did not scroll back to the top:\n%s", v)
+	}
+}
+
 func TestLostFieldIsMarkedInWordsAndSymbols(t *testing.T) {
 	m := newView(fixtureRace(t, "lost-update", 0, ""), false)
 	m.SetIndex(5) // b's write, which erases a's key
