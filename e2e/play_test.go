@@ -60,6 +60,12 @@ func TestPlayStepsInATerminal(t *testing.T) {
 	// The race as it is: the explorer finds orders that lose.
 	tm.send("Enter")
 	tm.waitFor(20*time.Second, "orders end lost, e.g.")
+	// Watching the example at 80×24: the settings fold to one line so the
+	// race has the stage; esc brings the table back.
+	tm.send("Space")
+	tm.waitFor(5*time.Second, "e.g. this one · esc settings · tab zoom", "changes: 0 · par 2 · the race as written")
+	tm.send("Escape")
+	tm.waitFor(5*time.Second, "‹ update-clear-rv ›", "space watches it")
 	// Both write with the resourceVersion: proven.
 	tm.send("Right")
 	tm.waitFor(5*time.Second, "changes: 1 · par 2")

@@ -60,6 +60,10 @@ type Step struct {
 	Code string
 	// Goal is what a play step asks for.
 	Goal *PlayGoal
+	// PlansAfterAnswer keeps the controllers' plans off the race's setup
+	// until the question is answered (`plans: after-answer`), for a
+	// question the plans would answer.
+	PlansAfterAnswer bool
 	// Line is where the step starts in its file.
 	Line int
 }

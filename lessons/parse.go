@@ -91,6 +91,7 @@ type stepFile struct {
 	Claims   []yaml.Node `yaml:"claims"`
 	Code     string      `yaml:"code"`
 	Goal     yaml.Node   `yaml:"goal"`
+	Plans    string      `yaml:"plans"`
 }
 
 type raceFile struct {
@@ -363,6 +364,18 @@ func parseStep(file, field string, n *yaml.Node) (Step, error) {
 		}
 	default:
 		return s, &Error{File: file, Line: lineOf(n, "kind"), Field: field + ".kind", Msg: fmt.Sprintf("%q: want read, predict, choose or play", sf.Kind)}
+	}
+	switch sf.Plans {
+	case "", "shown":
+	case "after-answer":
+		if s.Kind != Predict && s.Kind != Choose {
+			errs = append(errs, &Error{File: file, Line: lineOf(n, "plans"), Field: field + ".plans",
+				Msg: "after-answer: only a predict or choose step has an answer to wait for"})
+		}
+		s.PlansAfterAnswer = true
+	default:
+		errs = append(errs, &Error{File: file, Line: lineOf(n, "plans"), Field: field + ".plans",
+			Msg: fmt.Sprintf("%q: want shown or after-answer", sf.Plans)})
 	}
 	if sf.Goal.Kind != 0 && s.Kind != Play {
 		errs = append(errs, &Error{File: file, Line: lineOf(n, "goal"), Field: field + ".goal", Msg: "only a play step has a goal"})

@@ -10,6 +10,7 @@ package play
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -20,6 +21,7 @@ import (
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/preview"
 	"github.com/conflictlab/conflictlab/ui/raceview"
@@ -83,6 +85,10 @@ type Model struct {
 	// result is the last proof's verdict, for the settings provenFor.
 	result    *lessons.FixResult
 	provenFor lessons.Settings
+	// watching: the learner plays the failed proof's example order. When
+	// the stage is short the settings table folds to one line so the
+	// race has the room; esc or a settings key brings the table back.
+	watching bool
 
 	// attempts counts finished attempts: races that ended, solutions,
 	// proofs. solved: the goal is met now (this race, these settings);
@@ -230,7 +236,7 @@ func (m Model) HandlesKey(msg tea.KeyPressMsg) bool {
 	}
 	switch {
 	case key.Matches(msg, k.Cancel):
-		return m.proving || m.race.HandlesKey(msg)
+		return m.proving || m.watching || m.race.HandlesKey(msg)
 	case key.Matches(msg, k.Prove):
 		// Settings proven to fix it: enter is the screen's (continue).
 		return !m.solved
@@ -352,11 +358,17 @@ func (m Model) fixKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Cancel) && m.proving:
 		m.Stop()
 		m.say(false, "proof cancelled: enter starts it again")
+	case key.Matches(msg, k.Cancel) && m.watching && !m.race.Inspecting():
+		// Back to the settings; the example plays on where it is.
+		m.watching = false
 	case key.Matches(msg, k.Up):
+		m.watching = false
 		m.cursor = max(0, m.cursor-1)
 	case key.Matches(msg, k.Down):
+		m.watching = false
 		m.cursor = min(len(m.rows)-1, m.cursor+1)
 	case key.Matches(msg, k.Left, k.Right) && len(m.rows) > 0:
+		m.watching = false
 		d := 1
 		if key.Matches(msg, k.Left) {
 			d = -1
@@ -382,20 +394,32 @@ func (m Model) fixKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		if m.proving {
 			return m, nil
 		}
+		m.watching = false
 		return m.prove()
 	case key.Matches(msg, k.Watch):
 		if m.race.Run() == nil {
 			m.say(false, "no example to watch: prove the settings first (enter)")
 			return m, nil
 		}
+		m.watching = true
+		if m.race.Playing() {
+			m.race.SetIndex(m.race.Index()) // pauses where it is
+			return m, nil
+		}
 		return m, m.race.Play()
 	case m.race.HandlesKey(msg):
+		// Stepping, restarting or inspecting the example is watching it.
+		m.watching = m.race.Run() != nil
 		var cmd tea.Cmd
 		m.race, cmd = m.race.Update(msg)
 		return m, cmd
 	}
 	return m, nil
 }
+
+// Watching reports whether the learner is watching the failed proof's
+// example (fix).
+func (m Model) Watching() bool { return m.watching }
 
 // prove starts the explorer on the settings on show.
 func (m Model) prove() (Model, tea.Cmd) {
@@ -445,7 +469,7 @@ func (m Model) proved(msg proveDone) (Model, tea.Cmd) {
 	if msg.gen != m.gen || !m.proving {
 		return m, nil // a proof cancelled, or about other settings
 	}
-	m.proving, m.cancel = false, nil
+	m.proving, m.cancel, m.watching = false, nil, false
 	if msg.err != nil {
 		m.say(true, "the proof could not run: %v", msg.err)
 		return m, nil
@@ -502,6 +526,9 @@ func (m Model) ShortHelp() []key.Binding {
 	if m.proving {
 		return []key.Binding{k.Cancel}
 	}
+	if m.watching {
+		return []key.Binding{m.watchKey(), m.backKey(), k.Up, k.Left}
+	}
 	out := []key.Binding{k.Up, k.Left}
 	if !m.solved {
 		out = append(out, k.Prove)
@@ -512,15 +539,115 @@ func (m Model) ShortHelp() []key.Binding {
 	return out
 }
 
-// FullHelp lists every key of the component.
+// watchKey is space as it stands: it plays the example, or pauses it.
+func (m Model) watchKey() key.Binding {
+	b := m.Keys.Watch
+	if m.watching && m.race.Playing() {
+		b.SetHelp(b.Help().Key, "pause example")
+	}
+	return b
+}
+
+// backKey is esc while the example is watched: back to the settings.
+func (m Model) backKey() key.Binding {
+	b := m.Keys.Cancel
+	b.SetHelp(b.Help().Key, "back to settings")
+	return b
+}
+
+// FullHelp lists the component's keys as they stand: the keys that
+// schedule (with the controllers' initials), or those of the settings,
+// each key once. The screen's list puts them first, so a key here
+// outranks the same key of the race view's (OneMeaning).
 func (m Model) FullHelp() []key.Binding {
 	k := m.Keys
 	if m.IsBreak() {
-		step := key.NewBinding(key.WithKeys("1"), key.WithHelp("1-4", "step controller"))
-		cache := key.NewBinding(key.WithKeys("!"), key.WithHelp("!@#$", "cache event"))
+		var steps, caches []string
+		for name, tok := range m.tokenKeys() {
+			if strings.HasSuffix(tok, race.CacheSuffix) {
+				caches = append(caches, name)
+			} else {
+				steps = append(steps, name)
+			}
+		}
+		sort.Strings(steps)
+		sort.Strings(caches)
+		n := min(4, len(m.base.Controllers))
+		digits := "1"
+		if n > 1 {
+			digits = fmt.Sprintf("1-%d", n)
+		}
+		step := key.NewBinding(key.WithKeys(steps...), key.WithHelp(digits, "step a controller"))
+		cache := key.NewBinding(key.WithKeys(caches...), key.WithHelp("!@#$"[:n], "deliver a cache event"))
 		return []key.Binding{step, cache, k.Undo, k.Restart}
 	}
-	return []key.Binding{k.Up, k.Down, k.Left, k.Right, k.Prove, k.Cancel, k.Watch}
+	pick := key.NewBinding(key.WithKeys(append(k.Up.Keys(), k.Down.Keys()...)...), key.WithHelp(k.Up.Help().Key, "pick a setting"))
+	change := key.NewBinding(key.WithKeys(append(k.Left.Keys(), k.Right.Keys()...)...), key.WithHelp(k.Left.Help().Key, "change it"))
+	out := []key.Binding{pick, change}
+	if !m.solved {
+		// Proven: enter is the screen's (continue).
+		out = append(out, k.Prove)
+	}
+	switch {
+	case m.proving:
+		out = append(out, k.Cancel)
+	case m.watching:
+		out = append(out, m.backKey())
+	}
+	w := k.Watch
+	w.SetHelp(w.Help().Key, "watch/pause example")
+	return append(out, w)
+}
+
+// OneMeaning is a screen's key groups with every key kept by the first
+// binding that has it: a later binding loses the keys taken before it
+// (its help then names only the keys it keeps), and is left out when it
+// has none left. A play step's keys come first on its screen, so the
+// race view's "r restart race" or "space play/pause" does not sit on the
+// list beside the play step's own r and space.
+func OneMeaning(groups []keyhelp.Group) []keyhelp.Group {
+	taken := map[string]bool{}
+	out := make([]keyhelp.Group, 0, len(groups))
+	for _, g := range groups {
+		ng := keyhelp.Group{Title: g.Title}
+		for _, b := range g.Keys {
+			if !b.Enabled() || b.Help().Key == "" {
+				continue
+			}
+			var keep []string
+			for _, k := range b.Keys() {
+				if !taken[k] {
+					keep = append(keep, k)
+				}
+			}
+			if len(keep) == 0 {
+				continue
+			}
+			if len(keep) < len(b.Keys()) {
+				b = key.NewBinding(key.WithKeys(keep...), key.WithHelp(keyNames(keep), b.Help().Desc))
+			}
+			for _, k := range keep {
+				taken[k] = true
+			}
+			ng.Keys = append(ng.Keys, b)
+		}
+		out = append(out, ng)
+	}
+	return out
+}
+
+// keyNames is how the help writes keys: "→/.".
+func keyNames(keys []string) string {
+	names := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "backspace": "⌫",
+		"shift+up": "shift+↑", "shift+down": "shift+↓"}
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		if n, ok := names[k]; ok {
+			k = n
+		}
+		out[i] = k
+	}
+	return strings.Join(out, "/")
 }
 
 // View draws the component into exactly its size: the goal, the count
@@ -536,6 +663,10 @@ func (m Model) View() string {
 		lines = m.breakLines(w)
 	} else {
 		lines = m.fixLines(w)
+		if m.watching && m.race.Run() != nil && h-len(lines)-1 < watchRows(m.race.Run()) {
+			// Too short to watch the example under the table: fold it.
+			lines = m.watchLines(w)
+		}
 	}
 	for i, l := range lines {
 		lines[i] = layout.Truncate(l, w)
@@ -547,6 +678,61 @@ func (m Model) View() string {
 	}
 	m.race.SetSize(w, rest)
 	return layout.Fit(top+"\n"+layout.Rule("", w, m.st.Border)+"\n"+m.race.View(), w, h)
+}
+
+// watchRows is the height at which the race view shows run whole: its
+// header, a row a step, its status and verdict lines.
+func watchRows(r *raceview.Run) int {
+	return len(r.Outcome.Steps) + 5
+}
+
+// watchLines are the top of a fix step while its example is watched on
+// a short stage: the changes in one line, the verdict, and how to get
+// back to the table (or the whole stage for the race).
+func (m Model) watchLines(w int) []string {
+	st := m.st
+	ch := m.changes()
+	if ch == "" {
+		ch = "the race as written"
+	}
+	lines := []string{m.counter("changes:") + st.Faint.Render(" · "+ch)}
+	status := st.Warn.Render("watching an example")
+	if r := m.result; r != nil && m.provenNow() && !r.Proven() && !r.Truncated {
+		status = st.Bad.Render(fmt.Sprintf("%s %d of %s %s %s", styles.Bad, r.Bad, Count(r.Schedules, "order"), agree(r.Bad, "ends", "end"), r.Verdict)) + ", e.g. this one"
+	}
+	back := " · " + m.Keys.Cancel.Help().Key + " settings"
+	if z := m.zoomKey(); z != "" {
+		back += " · " + z + " zoom"
+	}
+	status += st.Faint.Render(back)
+	return append(lines, layout.Lines(layout.Wrap(status, w))...)
+}
+
+// zoomKey is the key of the screen around that gives the stage the whole
+// window ("tab"), if it has one.
+func (m Model) zoomKey() string {
+	for _, b := range m.Reserved {
+		if b.Enabled() && strings.HasPrefix(b.Help().Desc, "zoom") {
+			return b.Help().Key
+		}
+	}
+	return ""
+}
+
+// Count is n and the noun, in number: "1 change", "2 changes".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// agree is the verb for a subject of n: one for 1, many otherwise.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // counter is "moves 3 · par 4 · best 4".
@@ -591,22 +777,17 @@ func (m Model) breakLines(w int) []string {
 	}
 	if m.answer {
 		lines = append(lines, layout.Lines(layout.Wrap(st.Heading.Render("Author's order: ")+termsafe.Escape(strings.Join(m.goal.Schedule, " "))+
-			fmt.Sprintf(" (%d moves)", len(m.goal.Schedule)), w))...)
+			" ("+Count(len(m.goal.Schedule), "move")+")", w))...)
 	}
 	return lines
 }
 
 // verdictOf is "4 moves, at par." or "6 moves; par is 4."
 func verdictOf(n, par int, word string) string {
-	ws := word + "s"
-	if n == 1 {
-		ws = word
+	if n <= par {
+		return Count(n, word) + ", at par."
 	}
-	switch {
-	case n <= par:
-		return fmt.Sprintf("%d %s, at par.", n, ws)
-	}
-	return fmt.Sprintf("%d %s; par is %d.", n, ws, par)
+	return fmt.Sprintf("%s; par is %d.", Count(n, word), par)
 }
 
 func (m Model) fixLines(w int) []string {
@@ -644,12 +825,7 @@ func (m Model) fixLines(w int) []string {
 
 func (m Model) fixStatus() string {
 	st := m.st
-	orders := func(n int) string {
-		if n == 1 {
-			return "1 order"
-		}
-		return fmt.Sprintf("%d orders", n)
-	}
+	orders := func(n int) string { return Count(n, "order") }
 	r := m.result
 	switch {
 	case m.proving:
@@ -666,7 +842,7 @@ func (m Model) fixStatus() string {
 		return st.OK.Render(styles.OK+" Proven: ") + fmt.Sprintf("none of %s ends %s. ", orders(r.Schedules), verdicts(m.goal.Fix)) +
 			st.OK.Render("Solved: ") + verdictOf(m.Moves(), m.goal.Par, "change")
 	}
-	return st.Bad.Render(fmt.Sprintf("%s %d of %s end %s", styles.Bad, r.Bad, orders(r.Schedules), r.Verdict)) +
+	return st.Bad.Render(fmt.Sprintf("%s %d of %s %s %s", styles.Bad, r.Bad, orders(r.Schedules), agree(r.Bad, "ends", "end"), r.Verdict)) +
 		", e.g. " + termsafe.Escape(strings.Join(r.Example, " ")) + st.Faint.Render(" · space watches it")
 }
 

@@ -3,9 +3,11 @@ package play
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -336,4 +338,188 @@ func TestStepKeysInTheBar(t *testing.T) {
 		}
 	}
 	t.Fatal("no break step of the course has one controller: this test checks nothing")
+}
+
+// rowsShown counts the lines of the race view's timeline on screen: those
+// between its header ("   # a …") and its status ("‖ paused · step 3/8").
+func rowsShown(v string) int {
+	n, in := 0, false
+	for _, l := range strings.Split(v, "\n") {
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(l), "# "):
+			in = true
+		case strings.Contains(l, " · step "):
+			return n
+		case in:
+			n++
+		}
+	}
+	return n
+}
+
+// At 80×24 the player gives the stage 13 rows under the text: with the
+// settings table and the verdict above it, a failed proof's example had
+// room for one or two of its rows. Watching it folds the table to one
+// line; esc, a settings key or a new proof bring the table back.
+func TestFixWatchGivesTheExampleRoom(t *testing.T) {
+	m := open(t, 1, 79, 13)
+	m.Reserved = []key.Binding{key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "zoom race"))}
+	m, _ = press(t, m, "right", "enter")
+	steps := len(m.Race().Run().Outcome.Steps)
+	if steps < 6 {
+		t.Fatalf("the example has %d steps: too few to tell a folded table from a full one", steps)
+	}
+	see(t, m, "› a   write  ‹ update ›", "b   retry", "space watches it")
+	if m.Watching() {
+		t.Fatal("watching before space")
+	}
+	// space plays the example from its start; . steps it (paused).
+	m, _ = press(t, m, "space")
+	if !m.Watching() || !m.Race().Playing() {
+		t.Fatalf("space: watching %v, playing %v", m.Watching(), m.Race().Playing())
+	}
+	m, _ = press(t, m, ".", ".", ".", ".", ".", ".")
+	// The race view has all but the top three lines (it splits them
+	// between its rows and the object): rows 4 of 13, not 9.
+	if top := strings.Index(view(m), "────"); top < 0 || strings.Count(view(m)[:top], "\n") > 2 {
+		t.Fatalf("watching the example at 79×13, the race is not given the stage:\n%s", view(m))
+	}
+	if got := rowsShown(view(m)); got < 3 {
+		t.Fatalf("watching the example at 79×13 shows %d lines of its timeline, want 3 or more:\n%s", got, view(m))
+	}
+	uitest.CheckFrame(t, m.View(), 79, 13)
+	see(t, m, "changes: 1 · par 2 · a.write=update", "orders end lost, e.g. this one", "esc settings · tab zoom")
+	notSee(t, m, "b   retry", "Goal:")
+	if !m.HandlesKey(uitest.Key("esc")) {
+		t.Fatal("esc while watching is left to the screen (it would leave the lesson)")
+	}
+	// esc: the table is back, the example where it was.
+	idx := m.Race().Index()
+	m, _ = press(t, m, "esc")
+	if m.Watching() || m.Race().Index() != idx {
+		t.Fatalf("esc: watching %v, index %d → %d", m.Watching(), idx, m.Race().Index())
+	}
+	see(t, m, "b   retry", "Goal:")
+	if m.HandlesKey(uitest.Key("esc")) {
+		t.Fatal("esc is kept by the component after watching ends")
+	}
+	// A race key watches again; a settings key ends it, and moves.
+	m, _ = press(t, m, ",")
+	if !m.Watching() {
+		t.Fatal(", (step back) did not watch the example")
+	}
+	m, _ = press(t, m, "down")
+	if m.Watching() || m.cursor != 1 {
+		t.Fatalf("down while watching: watching %v, cursor %d", m.Watching(), m.cursor)
+	}
+	// space pauses the example it plays.
+	m, _ = press(t, m, "space")
+	m, _ = press(t, m, "space")
+	if m.Race().Playing() || !m.Watching() {
+		t.Fatalf("space twice: playing %v, watching %v", m.Race().Playing(), m.Watching())
+	}
+	// A new proof ends it.
+	m, _ = press(t, m, "enter")
+	if m.Watching() {
+		t.Fatal("watching after a new proof")
+	}
+	// A stage tall enough for the table and the example keeps the table.
+	m = open(t, 1, 100, 40)
+	m, _ = press(t, m, "right", "enter", "space")
+	see(t, m, "Goal:", "b   retry")
+}
+
+// Counts agree with their nouns: "1 change", never "1 changes".
+func TestCountsAgree(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{Count(1, "change"), "1 change"},
+		{Count(2, "change"), "2 changes"},
+		{Count(0, "order"), "0 orders"},
+		{verdictOf(1, 1, "change"), "1 change, at par."},
+		{verdictOf(1, 0, "move"), "1 move; par is 0."},
+		{verdictOf(3, 2, "change"), "3 changes; par is 2."},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
+	b := open(t, 0, 100, 30)
+	b.goal = &lessons.PlayGoal{Break: b.goal.Break, Par: 1, Schedule: []string{"a"}}
+	b.ShowAnswer()
+	see(t, b, "Author's order: a (1 move)")
+
+	f := open(t, 1, 100, 30)
+	f.result = &lessons.FixResult{Schedules: 1, Bad: 1, Verdict: "lost", Example: []string{"a", "b"}}
+	f.provenFor = f.settings.Clone()
+	see(t, f, "✗ 1 of 1 order ends lost, e.g. a b")
+	f.result.Schedules = 6
+	see(t, f, "✗ 1 of 6 orders ends lost")
+	f.result.Bad = 2
+	see(t, f, "✗ 2 of 6 orders end lost")
+}
+
+// FullHelp lists only keys the component takes at that moment, so the
+// screen can put them first and drop the same keys from its other groups
+// (OneMeaning) without the list lying about them.
+func TestFullHelpKeysAreTaken(t *testing.T) {
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(m Model, where string) {
+		t.Helper()
+		for _, b := range m.FullHelp() {
+			if len(b.Keys()) == 0 {
+				t.Errorf("%s: %q lists no keys", where, b.Help().Desc)
+			}
+			for _, k := range b.Keys() {
+				if !m.HandlesKey(uitest.Key(k)) {
+					t.Errorf("%s: %q lists %s, which the step leaves to the screen", where, b.Help().Desc, k)
+				}
+			}
+		}
+	}
+	n := 0
+	for _, l := range course.Lessons {
+		for i, s := range l.Steps {
+			if s.Kind != lessons.Play {
+				continue
+			}
+			sc, err := lessons.NewRaces(course).Scenario(s.Spec(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := New(s.Goal, sc, s.Question, i, styles.New(true, true))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.SetTicker(uitest.Ticker)
+			m.SetSize(79, 13)
+			where := fmt.Sprintf("%s step %d", l.ID, i+1)
+			check(m, where)
+			n++
+			if m.IsBreak() {
+				// Initials schedule too: they are listed with the digits.
+				for k, tok := range m.tokenKeys() {
+					if !slices.Contains(m.FullHelp()[0].Keys(), k) && !slices.Contains(m.FullHelp()[1].Keys(), k) {
+						t.Errorf("%s: %s schedules %s but is not listed", where, k, tok)
+					}
+				}
+				continue
+			}
+			m, _ = press(t, m, "enter")
+			check(m, where+" after a proof")
+			m, _ = press(t, m, "space")
+			check(m, where+" watching")
+			m.settings = s.Goal.Answer(sc)
+			m, _ = press(t, m, "enter")
+			if !m.Solved() {
+				t.Fatalf("%s: the author's fix did not solve it", where)
+			}
+			check(m, where+" solved")
+		}
+	}
+	if n == 0 {
+		t.Fatal("no play steps")
+	}
 }

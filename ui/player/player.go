@@ -346,7 +346,11 @@ func (m *Model) apply(k string, o *race.Outcome) tea.Cmd {
 	if !m.req.Wanted(k, true) {
 		return nil
 	}
-	m.stage(k, raceview.NewRun(o), m.req.Hidden)
+	r := raceview.NewRun(o)
+	if s := m.cur(); s != nil && s.PlansAfterAnswer {
+		r.WithholdPlans()
+	}
+	m.stage(k, r, m.req.Hidden)
 	if m.lesson.ID == "versions" && m.step == 0 { // lesson 1's first race: the race view's tour first
 		m.race.ShowTour()
 	}
@@ -447,7 +451,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.relayout()
 		return m, cmd
 	case tea.MouseWheelMsg:
-		if m.cur() != nil && !m.zoom {
+		if m.cur() != nil && !m.zoomed() {
 			m.text, _ = m.text.Update(msg)
 			m.reveal = revealNone
 		}
@@ -471,7 +475,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // would otherwise take (esc, while a play step's proof runs).
 func (m Model) TakesKey(msg tea.KeyPressMsg) bool {
 	s := m.cur()
-	return s != nil && s.Kind == lessons.Play && m.playOn && !m.code && msg.String() == "esc" && m.play.HandlesKey(msg)
+	return s != nil && s.Kind == lessons.Play && m.playOn && !m.showsCode() && msg.String() == "esc" && m.play.HandlesKey(msg)
 }
 
 func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -484,7 +488,7 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	question := s.Kind == lessons.Predict || s.Kind == lessons.Choose
-	if s.Kind == lessons.Play && m.playOn && !m.code && m.play.HandlesKey(msg) {
+	if s.Kind == lessons.Play && m.playOn && !m.showsCode() && m.play.HandlesKey(msg) {
 		var cmd tea.Cmd
 		m.play, cmd = m.play.Update(msg)
 		return m, cmd
@@ -547,15 +551,19 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.race.SelectRow(d.Step)
 		}
 	case key.Matches(msg, k.Code):
-		m.code = !m.code
+		if m.canToggleCode() {
+			m.code = !m.code
+		}
 	case key.Matches(msg, k.Zoom):
-		m.zoom = !m.zoom
-	case !m.zoom && m.Keys.Text.Matches(msg):
+		if m.hasStage() {
+			m.zoom = !m.zoom
+		}
+	case !m.zoomed() && m.Keys.Text.Matches(msg):
 		m.text, _ = m.text.Update(msg)
 		m.reveal = revealNone
-	case m.code && key.Matches(msg, k.Race.ScrollDown):
+	case m.showsCode() && key.Matches(msg, k.Race.ScrollDown):
 		m.codeP.Scroll(1)
-	case m.code && key.Matches(msg, k.Race.ScrollUp):
+	case m.showsCode() && key.Matches(msg, k.Race.ScrollUp):
 		m.codeP.Scroll(-1)
 	case m.race.HandlesKey(msg):
 		var cmd tea.Cmd
@@ -640,7 +648,7 @@ func (m Model) ShortHelp() []key.Binding {
 		if m.canShowSolution() && !m.sol {
 			out = append(out, k.Solution)
 		}
-		return append(out, k.Code, k.Prev)
+		return append(m.codeKey(out), k.Prev)
 	}
 	question := s.Kind == lessons.Predict || s.Kind == lessons.Choose
 	if question && !m.answered {
@@ -654,8 +662,15 @@ func (m Model) ShortHelp() []key.Binding {
 	if m.race.Run() != nil && !m.race.Hidden() {
 		out = append(out, k.Race.Play, k.Race.Step, k.Race.Back)
 	}
-	out = append(out, k.Code, k.Prev)
-	return out
+	return append(m.codeKey(out), k.Prev)
+}
+
+// codeKey adds the code key to keys when it does something on this step.
+func (m Model) codeKey(keys []key.Binding) []key.Binding {
+	if m.canToggleCode() {
+		keys = append(keys, m.Keys.Code)
+	}
+	return keys
 }
 
 // FullHelp is the full key list, by column.
@@ -669,21 +684,54 @@ func (m Model) FullHelp() [][]key.Binding {
 
 // HelpGroups is every key, in named groups: the root's key list flows
 // them into as many columns as the window has room for.
+//
+// Only the keys that do something on the step are listed: a read step
+// has no options, a step without a race no race keys, and a step without
+// both a race and code nothing for the code key to switch.
 func (m Model) HelpGroups() []keyhelp.Group {
 	k := m.Keys
-	answer := keyhelp.Group{Title: "Answer", Keys: []key.Binding{k.Up, k.Down, k.Pick, k.Answer, k.Hint, k.Solution}}
-	if s := m.cur(); s != nil && s.Kind == lessons.Play && m.playOn {
-		// A play step has no options to pick: its own keys take their place.
-		answer = keyhelp.Group{Title: "Play", Keys: append(m.play.FullHelp(), withHelp(k.Answer, "enter", "continue"), k.Hint, k.Solution)}
+	s := m.cur()
+	lesson := []key.Binding{k.Next, k.Prev}
+	var groups []keyhelp.Group
+	switch {
+	case s == nil:
+		// The summary: its key bar is every key it has.
+		return []keyhelp.Group{{Title: "Lesson", Keys: m.ShortHelp()}}
+	case s.Kind == lessons.Play:
+		// A play step has no options to pick: its own keys (once its
+		// stage is set up) take their place.
+		var keys []key.Binding
+		if m.playOn {
+			keys = m.play.FullHelp()
+		}
+		groups = append(groups, keyhelp.Group{Title: "Play", Keys: append(keys, withHelp(k.Answer, "enter", "continue"), k.Hint, k.Solution)})
+	case s.Kind == lessons.Predict || s.Kind == lessons.Choose:
+		groups = append(groups, keyhelp.Group{Title: "Answer", Keys: []key.Binding{k.Up, k.Down, k.Pick, k.Answer, k.Hint, k.Solution}})
+	default:
+		lesson = append([]key.Binding{withHelp(k.Answer, "enter", "continue")}, lesson...)
 	}
-	groups := []keyhelp.Group{
-		answer,
-		{Title: "Lesson", Keys: []key.Binding{k.Next, k.Prev, k.Code, k.Zoom, k.Decide}},
-		{Title: "Text", Keys: k.Text.Bindings()},
-		{Title: "Race", Keys: k.Race.Bindings()},
+	lesson = m.codeKey(lesson)
+	switch {
+	case s.Race != nil:
+		lesson = append(lesson, k.Zoom)
+	case m.hasStage():
+		// The code is the stage: it zooms and scrolls as a race would.
+		lesson = append(lesson, withHelp(k.Zoom, "tab", "zoom code"), withHelp(k.Race.ScrollUp, "K/J", "scroll code"))
+	}
+	if s.Race != nil && s.Kind != lessons.Play {
+		lesson = append(lesson, k.Decide)
+	}
+	groups = append(groups, keyhelp.Group{Title: "Lesson", Keys: lesson}, keyhelp.Group{Title: "Text", Keys: k.Text.Bindings()})
+	if s.Race != nil {
+		groups = append(groups, keyhelp.Group{Title: "Race", Keys: k.Race.Bindings()})
 	}
 	if m.live != nil {
 		groups = append(groups, keyhelp.Group{Title: "Live", Keys: []key.Binding{k.Live}})
+	}
+	if s.Kind == lessons.Play && m.playOn {
+		// The play step takes its keys first: the race's r, space, ←→
+		// are its own there.
+		return play.OneMeaning(groups)
 	}
 	return groups
 }
@@ -701,7 +749,7 @@ func (m Model) View() string {
 	if m.cur() == nil {
 		return m.viewSummary()
 	}
-	if m.zoom {
+	if m.zoomed() {
 		return m.viewStage(m.w, m.h)
 	}
 	switch {
@@ -718,12 +766,33 @@ func (m Model) View() string {
 }
 
 // hasStage reports whether the step has something to show beside its
-// text: a race, or the code the learner asked for. A step without either
-// gives the text the whole screen.
+// text: a race, or code. A step without either gives the text the whole
+// screen.
 func (m Model) hasStage() bool {
 	s := m.cur()
-	return s != nil && (s.Race != nil || m.code)
+	return s != nil && (s.Race != nil || m.codeP.Name() != "")
 }
+
+// showsCode reports whether the stage shows the code: when the learner
+// asked for it, and at once on a step with code and no race.
+func (m Model) showsCode() bool {
+	s := m.cur()
+	if s == nil || m.codeP.Name() == "" {
+		return false
+	}
+	return m.code || s.Race == nil
+}
+
+// canToggleCode reports whether the code key does anything: the step
+// has both a race and code to switch between.
+func (m Model) canToggleCode() bool {
+	s := m.cur()
+	return s != nil && s.Race != nil && m.codeP.Name() != ""
+}
+
+// zoomed reports whether the stage has the whole screen: zoom is on and
+// the step has a stage to zoom.
+func (m Model) zoomed() bool { return m.zoom && m.hasStage() }
 
 // maxProse is the widest the text runs when it has the screen to itself:
 // longer lines are hard to follow.
@@ -943,7 +1012,7 @@ func (m Model) viewStage(w, h int) string {
 	s := m.cur()
 	var title, body string
 	switch {
-	case m.code:
+	case m.showsCode():
 		title = "code: " + m.codeP.Name()
 		if m.codeP.Name() == "" {
 			title = "code"

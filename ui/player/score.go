@@ -7,6 +7,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/play"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
@@ -152,16 +153,16 @@ func (m Model) playBlock(tb textBlock, lines []string, w int) textBlock {
 	tb.optEnd = len(lines)
 	lines = append(lines, "")
 	tb.feedback = len(lines)
-	word := "moves"
+	word := "move"
 	if s.Goal != nil && !s.Goal.IsBreak() {
-		word = "changes"
+		word = "change"
 	}
 	if a, ok := m.rec.Answers[m.step]; ok && a.Correct {
 		par := 0
 		if s.Goal != nil {
 			par = s.Goal.Par
 		}
-		text := st.OK.Render(styles.OK+" Solved.") + fmt.Sprintf(" Best: %d %s; par %d.", a.Best, word, par)
+		text := st.OK.Render(styles.OK+" Solved.") + fmt.Sprintf(" Best: %s; par %d.", play.Count(a.Best, word), par)
 		if a.FirstTry {
 			text += st.Faint.Render(" The score counts your first solution: at par.")
 		} else {

@@ -35,12 +35,12 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 	for _, l := range o.Lost {
 		if l.ErasedBy != l.Owner && l.ErasedBy != "" {
 			s := stepAt(o, l.ErasedAtStep)
-			return at(l.ErasedAtStep, fmt.Sprintf("%s's %s erased %s change to %s", l.ErasedBy, report.Call(s), race.Possessive(l.Owner), l.Field))
+			return at(l.ErasedAtStep, fmt.Sprintf("%s %s erased %s change to %s", race.Possessive(l.ErasedBy), report.Call(s), race.Possessive(l.Owner), l.Field))
 		}
 	}
 	for _, sd := range o.Stale {
 		s := stepAt(o, sd.WriteStep)
-		return at(sd.WriteStep, fmt.Sprintf("%s's %s acted on %s = %v in the copy it read; it was %v by then", sd.Actor, report.Call(s), sd.Basis, sd.Read, sd.Now))
+		return at(sd.WriteStep, fmt.Sprintf("%s %s acted on %s = %v in the copy %s read; it was %v by then", race.Possessive(sd.Actor), report.Call(s), sd.Basis, sd.Read, pronoun(sd.Actor), sd.Now))
 	}
 	last := -1
 	for i, s := range o.Steps {
@@ -48,13 +48,13 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 			continue
 		}
 		if !s.OK() {
-			return at(i, fmt.Sprintf("%s's %s was refused: %s", s.Actor, report.Call(s), report.Answer(s)))
+			return at(i, fmt.Sprintf("%s %s was refused: %s", race.Possessive(s.Actor), report.Call(s), report.Answer(s)))
 		}
 		last = i
 	}
 	if last >= 0 {
 		s := o.Steps[last]
-		return at(last, fmt.Sprintf("%s's %s landed last: %s", s.Actor, report.Call(s), report.Answer(s)))
+		return at(last, fmt.Sprintf("%s %s landed last: %s", race.Possessive(s.Actor), report.Call(s), report.Answer(s)))
 	}
 	return Deciding{}, false
 }

@@ -199,10 +199,14 @@ func (m Model) renderObject(vi, pi, w int, full bool) []string {
 				style = st.Removed
 			}
 			if l, ok := lossFor(losses, c.Path); ok {
-				text = fmt.Sprintf("%s %s LOST (%s's change)", text, styles.Bad, l.Owner)
+				text = fmt.Sprintf("%s %s LOST (%s change)", text, styles.Bad, race.Possessive(l.Owner))
 				style = st.Bad
 			}
-			lines = append(lines, style.Render(text))
+			// A long change goes on under its path, never cut: the
+			// value after the arrow is what the write left.
+			for _, l := range hang(text, w, 4, ",") {
+				lines = append(lines, style.Render(l))
+			}
 		}
 		if len(v.Changes) == 0 {
 			lines = append(lines, m.unchangedLines(o.Versions[pi].Object, v.Object, prevRV, v.RV, w)...)
@@ -453,7 +457,7 @@ func (e *emitter) line(path, text string, gone bool) {
 // noted keeps a loss's note to one place (a lost map has many lines).
 func (e *emitter) noted(l race.Loss) bool {
 	for i := range e.out {
-		if strings.Contains(e.out[i], "└ set by "+l.Owner) || strings.Contains(e.out[i], "└ "+l.Owner+"'s change") {
+		if strings.Contains(e.out[i], "└ set by "+l.Owner) || strings.Contains(e.out[i], "└ "+race.Possessive(l.Owner)+" change") {
 			return true
 		}
 	}
@@ -478,9 +482,9 @@ func (e *emitter) lostNote(l race.Loss) []string {
 			}
 		}
 	}
-	text := fmt.Sprintf("└ set by %s%s (%s); erased by %s's %s at step %d", l.Owner, setAt, l.Intended, l.ErasedBy, eraser, l.ErasedAtStep+1)
+	text := fmt.Sprintf("└ set by %s%s (%s); erased by %s %s at step %d", l.Owner, setAt, l.Intended, race.Possessive(l.ErasedBy), eraser, l.ErasedAtStep+1)
 	if l.ErasedBy == l.Owner {
-		text = fmt.Sprintf("└ %s's change (%s): %s", l.Owner, l.Intended, l.Reason)
+		text = fmt.Sprintf("└ %s change (%s): %s", race.Possessive(l.Owner), l.Intended, l.Reason)
 	}
 	wrapped := layout.Lines(layout.Wrap(text, max(10, e.w-6)))
 	out := make([]string, len(wrapped))
@@ -506,8 +510,36 @@ func scalar(v interface{}) string {
 		return x
 	case bool:
 		return strconv.FormatBool(x)
+	case map[string]interface{}, []interface{}:
+		return flow(v)
 	}
 	return fmt.Sprint(v)
+}
+
+// flow writes a map or a list on one line as YAML's flow style does
+// ({} and [] when empty, as kubectl prints them), for a value inside a
+// list item that the block style does not reach.
+func flow(v interface{}) string {
+	switch x := v.(type) {
+	case map[string]interface{}:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = scalar(k) + ": " + flow(x[k])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case []interface{}:
+		parts := make([]string, len(x))
+		for i, item := range x {
+			parts[i] = flow(item)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return scalar(v)
 }
 
 func needsQuote(s string) bool {

@@ -141,12 +141,12 @@ func ownershipChanges(prev, cur map[string]interface{}) []string {
 		case !ok:
 			out = append(out, fmt.Sprintf("%s became a field manager (%s): %s", o.Manager, o.Operation, strings.Join(o.Fields, ", ")))
 		case strings.Join(b.Fields, ",") != strings.Join(o.Fields, ","):
-			out = append(out, fmt.Sprintf("%s (%s) now owns: %s", o.Manager, o.Operation, orNoFields(o.Fields)))
+			out = append(out, fmt.Sprintf("%s (%s) now %s: %s", o.Manager, o.Operation, agree(o.Manager, "owns", "own"), orNoFields(o.Fields)))
 		}
 	}
 	for _, o := range owners(prev) {
 		if !seen[o.Manager+"\x00"+o.Operation+"\x00"+o.Subresource] {
-			out = append(out, fmt.Sprintf("%s (%s) no longer owns any field", o.Manager, o.Operation))
+			out = append(out, fmt.Sprintf("%s (%s) no longer %s any field", o.Manager, o.Operation, agree(o.Manager, "owns", "own")))
 		}
 	}
 	return out

@@ -39,6 +39,8 @@ type Run struct {
 	// Source says where the run came from when it is not the simulator
 	// ("live on https://…").
 	Source string
+	// plansWithheld: see WithholdPlans (withhold.go).
+	plansWithheld bool
 }
 
 // NewRun is the race view's run of an outcome, its text (a pack's
@@ -464,15 +466,28 @@ func (m Model) viewSetup() string {
 	}
 	startRV := fmt.Sprint(start)
 	nameW := 12
+	for _, c := range o.Controllers {
+		nameW = max(nameW, layout.MaxWidth(c.Name)+2)
+	}
+	hangPad := strings.Repeat(" ", nameW)
 	for i, c := range o.Controllers {
-		n := c.Name
-		nameW = max(nameW, len(n)+2)
-		lines = append(lines, layout.Pad(st.Lane(i).Render(n), nameW)+m.plan(c))
-		lines = append(lines, layout.Pad("", nameW)+st.Faint.Render("informer cache at RV "+startRV))
+		// A plan longer than the line goes on under itself, after the
+		// name column: its end (how it writes, how it retries) is what a
+		// learner predicts from, so it is never cut.
+		for j, pl := range wrapPlan(m.plan(c), m.w-nameW) {
+			lead := hangPad
+			if j == 0 {
+				lead = layout.Pad(st.Lane(i).Render(c.Name), nameW)
+			}
+			lines = append(lines, lead+pl)
+		}
+		lines = append(lines, hangPad+st.Faint.Render("informer cache at RV "+startRV))
 	}
 	lines = append(lines, layout.Pad(st.Server.Render("API server"), nameW)+"RV "+startRV)
 	if len(o.Schedule) > 0 {
-		lines = append(lines, st.Faint.Render("turns: "+strings.Join(o.Schedule, " → ")))
+		for _, l := range hang("turns: "+strings.Join(o.Schedule, " → "), m.w, len("turns: "), "") {
+			lines = append(lines, st.Faint.Render(l))
+		}
 	}
 	lines = append(lines, "")
 	lines = append(lines, m.objectLines(m.w, true)...)
@@ -482,6 +497,9 @@ func (m Model) viewSetup() string {
 // plan is c's plan in one line. A withheld write comes first, so a long
 // plan cut at the window's edge still says that the write is unknown.
 func (m Model) plan(c race.ControllerResult) string {
+	if m.hidden && m.run.plansWithheld {
+		return withheldPlan
+	}
 	if !slices.Contains(m.run.Withheld, c.Name) {
 		return c.Plan.String()
 	}
@@ -580,7 +598,7 @@ func (m Model) lossLines() []string {
 	out = append(out, m.staleLines()...)
 	for _, c := range o.Controllers {
 		if c.Stats.Conflicts > 0 {
-			out = append(out, st.Conflict.Render(fmt.Sprintf("  %s %s got %d × 409 Conflict; nothing it sent then was written", styles.Warn, c.Name, c.Stats.Conflicts)))
+			out = append(out, st.Conflict.Render(fmt.Sprintf("  %s %s got %d × 409 Conflict; nothing %s sent then was written", styles.Warn, c.Name, c.Stats.Conflicts, pronoun(c.Name))))
 		}
 	}
 	if l := m.reconcileLine(); l != "" {

@@ -31,6 +31,11 @@ type geometry struct {
 	legend bool
 }
 
+// textGap is the least room between the one-column mode's text and the
+// RV column: the one space every column keeps, and one more, so that an
+// answer ending in a resourceVersion is not read with the RV column's.
+const textGap = 2
+
 // maxAnswer is the widest a server cell gets in lanes; longer reasons
 // ("UnsupportedMediaType") are cut there, whole in the one-column mode
 // and in the inspect panel. No answer with an RV is that long.
@@ -243,9 +248,11 @@ func (m Model) extendTimeline(tl *timeline, last int) {
 		var notes []string
 		for _, l := range o.Lost {
 			if l.ErasedAtStep == s.Index {
-				note := strings.Repeat(" ", g.gutter) + "└ " + lostNote(l)
-				for _, nl := range layout.Lines(layout.Wrap(note, w)) {
-					notes = append(notes, st.Bad.Render(nl))
+				// The note hangs under its row, its lines after
+				// the first under its text ("└ ✗ " is 4 columns).
+				pad := strings.Repeat(" ", g.gutter)
+				for _, nl := range hang("└ "+lostNote(l), w-g.gutter, 4, ",") {
+					notes = append(notes, st.Bad.Render(pad+nl))
 				}
 			}
 		}
@@ -302,7 +309,10 @@ func (m Model) stepLines(s race.Step, g geometry, names []string, lane map[strin
 		if a := answerText(s); a != "" {
 			what += " " + st.Code(s.Code).Render(strings.ReplaceAll("→ "+a, " ", "\u00a0"))
 		}
-		wrapped := layout.Lines(layout.Wrap(what, g.text-1))
+		// Two columns short of the RV column, as lanes keep two
+		// columns from it: an answer that ends in "→ RV 102" must
+		// not read as one with the RV beside it ("RV 102 102").
+		wrapped := layout.Lines(layout.Wrap(what, g.text-textGap))
 		for i := range wrapped {
 			wrapped[i] = strings.ReplaceAll(wrapped[i], "\u00a0", " ")
 		}
@@ -340,15 +350,17 @@ func (m Model) waitLines(wt race.Wait, g geometry, lane, w int) []string {
 	if g.clock > 0 {
 		b.WriteString(layout.Pad(st.Faint.Render(fmt.Sprintf("%dms", wt.FromMS)), g.clock))
 	}
-	why := "backs off before its retry"
+	why := agree(wt.Actor, "backs off before its retry", "back off before your retry")
 	if wt.Kind == race.WaitRequeue {
-		why = "returns the error to the workqueue: requeued"
+		why = agree(wt.Actor, "returns", "return") + " the error to the workqueue: requeued"
 	}
 	text := fmt.Sprintf("↻ %s %s, next try at %dms (waits %dms)", wt.Actor, why, wt.UntilMS, wt.UntilMS-wt.FromMS)
-	lines := layout.Lines(layout.Wrap(text, max(10, w-g.gutter-g.clock)))
+	// Its lines after the first start under its text, after "↻ ", so
+	// they are two columns narrower.
+	lines := hang(text, max(12, w-g.gutter-g.clock), 2, "")
 	out := []string{b.String() + st.Lane(lane).Render(lines[0])}
 	for _, l := range lines[1:] {
-		out = append(out, strings.Repeat(" ", g.gutter+g.clock+2)+st.Lane(lane).Render(l))
+		out = append(out, strings.Repeat(" ", g.gutter+g.clock+2)+st.Lane(lane).Render(strings.TrimLeft(l, " ")))
 	}
 	return out
 }

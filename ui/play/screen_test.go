@@ -1,0 +1,225 @@
+package play_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
+	"github.com/conflictlab/conflictlab/ui/play"
+	"github.com/conflictlab/conflictlab/ui/player"
+	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/styles"
+	"github.com/conflictlab/conflictlab/ui/uitest"
+)
+
+// screen is the lesson player as the root holds it, for a driver.
+type screen struct{ m player.Model }
+
+func (s screen) Init() tea.Cmd { return nil }
+func (s screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := s.m.Update(msg)
+	return screen{m}, cmd
+}
+func (s screen) View() tea.View { return tea.NewView(s.m.View()) }
+
+// twice lists the keys that more than one binding of the groups has:
+// "r: Play/restart, Race/restart race".
+func twice(groups []keyhelp.Group) []string {
+	owners := map[string][]string{}
+	var order []string
+	for _, g := range groups {
+		for _, b := range g.Keys {
+			if !b.Enabled() || b.Help().Key == "" {
+				continue // keyhelp leaves these out
+			}
+			for _, k := range b.Keys() {
+				if len(owners[k]) == 0 {
+					order = append(order, k)
+				}
+				owners[k] = append(owners[k], g.Title+"/"+b.Help().Desc)
+			}
+		}
+	}
+	var out []string
+	for _, k := range order {
+		if len(owners[k]) > 1 {
+			out = append(out, fmt.Sprintf("%s: %s", k, strings.Join(owners[k], ", ")))
+		}
+	}
+	return out
+}
+
+// TestPlayStepKeyListsGiveEachKeyOneMeaning opens every play step of the
+// course in the lesson player at 80×24 and, at each stage of solving it
+// (break: before a move and solved; fix: before a proof, a failed proof,
+// its example watched, and solved), lays the screen's key groups out as
+// OneMeaning leaves them: no key may be listed by two bindings.
+func TestPlayStepKeyListsGiveEachKeyOneMeaning(t *testing.T) {
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := lessons.NewRaces(course)
+	modes := map[bool]int{}
+	for li, l := range course.Lessons {
+		var next *lessons.Lesson
+		if li+1 < len(course.Lessons) {
+			next = course.Lessons[li+1]
+		}
+		for i, s := range l.Steps {
+			if s.Kind != lessons.Play {
+				continue
+			}
+			sc, err := races.Scenario(s.Spec(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, cmd := player.New(l, next, progress.New(), races, styles.New(true, true), i)
+			m.SetTicker(uitest.Ticker)
+			m.SetSize(79, 22)
+			d := &uitest.Driver{T: t, Model: screen{m}}
+			d.Run(cmd)
+			check := func(when string) {
+				t.Helper()
+				groups := d.Model.(screen).m.HelpGroups()
+				if !slices.ContainsFunc(groups, func(g keyhelp.Group) bool { return g.Title == "Play" }) {
+					t.Fatalf("%s step %d %s: no Play group: the play step is not on:\n%s", l.ID, i+1, when, d.View())
+				}
+				if dup := twice(groups); len(dup) > 0 {
+					t.Errorf("%s step %d %s: keys listed twice: %s", l.ID, i+1, when, strings.Join(dup, "; "))
+				}
+			}
+			check("at the start")
+			modes[s.Goal.IsBreak()]++
+			if s.Goal.IsBreak() {
+				for _, tok := range s.Goal.Schedule {
+					d.Press(tokenKey(t, sc, tok))
+				}
+				if !strings.Contains(d.View(), "✓ Solved") {
+					t.Fatalf("%s step %d: the author's order did not solve it:\n%s", l.ID, i+1, d.View())
+				}
+				check("solved")
+				continue
+			}
+			d.Press("enter")
+			if !strings.Contains(d.View(), "e.g.") {
+				t.Fatalf("%s step %d: the race as written was not refuted:\n%s", l.ID, i+1, d.View())
+			}
+			check("with a failed proof")
+			d.Press("space")
+			check("watching its example")
+			d.Press("esc")
+			start, want := s.Goal.StartSettings(sc), s.Goal.Answer(sc)
+			for _, c := range s.Goal.Tunable(sc) {
+				for _, k := range s.Goal.Knobs {
+					from, to := slices.Index(k.Values, start[c][k.Name]), slices.Index(k.Values, want[c][k.Name])
+					for n := (to - from + len(k.Values)) % len(k.Values); n > 0; n-- {
+						d.Press("right")
+					}
+					d.Press("down")
+				}
+			}
+			d.Press("enter")
+			if !strings.Contains(d.View(), "✓ Proven") {
+				t.Fatalf("%s step %d: the author's fix was not proven:\n%s", l.ID, i+1, d.View())
+			}
+			check("solved")
+		}
+	}
+	if modes[true] == 0 || modes[false] == 0 {
+		t.Fatalf("the course's play steps: %d break, %d fix; this test wants both", modes[true], modes[false])
+	}
+}
+
+// tokenKey is the key that schedules tok: 1-4, or !@#$ for a cache.
+func tokenKey(t *testing.T, sc *scenario.Scenario, tok string) string {
+	t.Helper()
+	name, cache := strings.CutSuffix(tok, race.CacheSuffix)
+	i := slices.IndexFunc(sc.Controllers, func(c scenario.Controller) bool { return c.Name == name })
+	if i < 0 || i > 3 {
+		t.Fatalf("%q: no key schedules it", tok)
+	}
+	if cache {
+		return []string{"!", "@", "#", "$"}[i]
+	}
+	return fmt.Sprint(i + 1)
+}
+
+// OneMeaning keeps a key with its first binding: a later one loses it,
+// names only the keys it keeps, and goes when it keeps none.
+func TestOneMeaning(t *testing.T) {
+	k := play.DefaultKeys()
+	race := raceview.DefaultKeys()
+	off := key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "off"))
+	off.SetEnabled(false)
+	change := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←→", "change it"))
+	groups := play.OneMeaning([]keyhelp.Group{
+		{Title: "Play", Keys: []key.Binding{change, k.Restart, k.Watch, off}},
+		{Title: "Race", Keys: race.Bindings()},
+	})
+	list := func(g keyhelp.Group) string {
+		var out []string
+		for _, b := range g.Keys {
+			out = append(out, b.Help().Key+" "+b.Help().Desc+" "+strings.Join(b.Keys(), ","))
+		}
+		return strings.Join(out, " | ")
+	}
+	if got, want := list(groups[0]), "←→ change it left,right | r restart r | space watch example space"; got != want {
+		t.Errorf("Play:\n got %s\nwant %s", got, want)
+	}
+	want := ". step . | , step back , | +/- speed +,= | o object/timeline o | K/J scroll pane K,shift+up | i inspect row i"
+	if got := list(groups[1]); got != want {
+		t.Errorf("Race:\n got %s\nwant %s", got, want)
+	}
+}
+
+// The player's line about a solved play step counts in number: lesson
+// 15's fix has par 1, and one change solves it ("Best: 1 change").
+func TestSolvedLineCountsInNumber(t *testing.T) {
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := lessons.NewRaces(course)
+	for _, l := range course.Lessons {
+		for i, s := range l.Steps {
+			if s.Kind != lessons.Play || s.Goal.IsBreak() || s.Goal.Par != 1 {
+				continue
+			}
+			sc, err := races.Scenario(s.Spec(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, cmd := player.New(l, nil, progress.New(), races, styles.New(true, true), i)
+			m.SetTicker(uitest.Ticker)
+			m.SetSize(100, 40)
+			d := &uitest.Driver{T: t, Model: screen{m}}
+			d.Run(cmd)
+			start, want := s.Goal.StartSettings(sc), s.Goal.Answer(sc)
+			for _, c := range s.Goal.Tunable(sc) {
+				for _, k := range s.Goal.Knobs {
+					from, to := slices.Index(k.Values, start[c][k.Name]), slices.Index(k.Values, want[c][k.Name])
+					for n := (to - from + len(k.Values)) % len(k.Values); n > 0; n-- {
+						d.Press("right")
+					}
+					d.Press("down")
+				}
+			}
+			d.Press("enter")
+			if v := d.View(); !strings.Contains(v, "Best: 1 change; par 1.") {
+				t.Fatalf("%s step %d solved in one change:\n%s", l.ID, i+1, v)
+			}
+			return
+		}
+	}
+	t.Fatal("no fix step of the course has par 1: this test checks nothing")
+}
