@@ -20,6 +20,7 @@ func TestDescribeWritesValuesAsTheFileDoes(t *testing.T) {
 		{Mutation{Op: Copy, Path: mustPath("status.message"), From: mustPath("metadata.name"),
 			When: &Condition{Path: mustPath("status.phase"), Equals: nil}}, "set status.message from metadata.name if status.phase=null"},
 		{Mutation{Op: AddToSet, Path: mustPath("metadata.finalizers"), Value: "example.com/keep"}, "add finalizer example.com/keep"},
+		{Mutation{Op: Increment, Path: mustPath("data.count"), By: 1}, "set data.count=(value read)+1"},
 	} {
 		if got := tc.mu.Describe(); got != tc.want {
 			t.Errorf("Describe = %q, want %q", got, tc.want)

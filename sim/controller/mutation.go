@@ -121,7 +121,9 @@ func (m Mutation) Describe() string {
 	case m.Op == Remove:
 		s = fmt.Sprintf("remove %s", p)
 	case m.Op == Increment:
-		s = fmt.Sprintf("%s += %d", p, m.By)
+		// Not "+= 1": the controller sends a value it computed from its
+		// copy, and the server adds nothing.
+		s = fmt.Sprintf("set %s=(value read)+%d", p, m.By)
 	case m.Op == Append:
 		s = fmt.Sprintf("append %s to %s", describeValue(m.Value), p)
 	case m.Op == Copy:

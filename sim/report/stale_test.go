@@ -27,7 +27,7 @@ func TestTextShowsAStaleDecision(t *testing.T) {
 // The learner's own controller is "you": its decision is "your write".
 func TestStaleLineSaysYourWrite(t *testing.T) {
 	got := StaleLine(race.StaleDecision{Actor: "you", WriteStep: 3, ChangedBy: "metrics"})
-	if !strings.Contains(got, "— your write at step 3") || strings.Contains(got, "you's") {
+	if !strings.Contains(got, "— your write at step 3") || strings.Contains(got, "you's") || !strings.Contains(got, "in the copy you read") {
 		t.Fatalf("%s", got)
 	}
 }

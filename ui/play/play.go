@@ -315,10 +315,10 @@ func (m Model) move(tok string) (Model, tea.Cmd) {
 	}
 	switch name, why := preview.Why(m.world, m.base, tok); why {
 	case preview.FedOnItsOwn:
-		m.say(false, "%s's cache is fed on its own: its events are not yours to deliver here", name)
+		m.say(false, "%s cache is fed on its own: its events are not yours to deliver here", race.Possessive(name))
 		return m, nil
 	case preview.NothingPending:
-		m.say(false, "%s's cache has seen every write: no watch event is waiting", name)
+		m.say(false, "%s cache has seen every write: no watch event is waiting", race.Possessive(name))
 		return m, nil
 	case preview.Finished:
 		m.say(false, "%s takes no more steps", name)

@@ -210,7 +210,7 @@ func (m Model) stepKey(tok string) (Model, tea.Cmd) {
 	case preview.FedOnItsOwn:
 		m.setNotice(true, "%s's informer lag is not manual: its cache is fed on its own (set lag to manual in the build tab)", name)
 	case preview.NothingPending:
-		m.setNotice(false, "%s's cache has seen every write: no watch event is waiting", name)
+		m.setNotice(false, "%s cache has seen every write: no watch event is waiting", race.Possessive(name))
 	default:
 		m.setNotice(false, "%s has finished: it takes no more steps", name)
 	}
