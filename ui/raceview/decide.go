@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/conflictlab/conflictlab/sim/api"
+	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 )
@@ -17,10 +18,14 @@ type Deciding struct {
 	What string
 }
 
-// DecidingRow is the row that decides the race: the write that erased a
-// lost field, else the write that carried a decision taken from stale
-// data, else the first write the server refused (a 409, a 422), else the
-// last write that landed. ok is false for a race without writes.
+// DecidingRow is the row that decides the race, the one the verdict's
+// outcome comes from: the write that erased a lost field; else the write
+// that carried a decision taken from stale data; else, when a controller
+// gave up (or is still retrying when the budget ran out), its last refused
+// write; else, when a write was refused and its controller's change landed
+// later (a retry, a requeue), the write that landed it; else the first
+// refused write; else the last write that landed. ok is false for a race
+// without writes.
 func (r *Run) DecidingRow() (d Deciding, ok bool) {
 	if r == nil {
 		return Deciding{}, false
@@ -42,21 +47,75 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 		s := stepAt(o, sd.WriteStep)
 		return at(sd.WriteStep, fmt.Sprintf("%s %s acted on %s = %v in the copy %s read; it was %v by then", race.Possessive(sd.Actor), report.Call(s), sd.Basis, sd.Read, pronoun(sd.Actor), sd.Now))
 	}
-	last := -1
+	// refused says a write was refused, and that it was its
+	// controller's last try when it had tried before.
+	refused := func(i int, tries int) string {
+		s := o.Steps[i]
+		last := ""
+		if tries > 1 {
+			last = ", " + agree(s.Actor, "its", "your") + " last try,"
+		}
+		return fmt.Sprintf("%s %s%s was refused: %s", race.Possessive(s.Actor), report.Call(s), last, report.Answer(s))
+	}
+	// stopped: the controllers whose change was not made, by the
+	// verdict (gave up, or still retrying when the race stopped).
+	stopped := map[string]bool{}
+	for _, c := range o.Controllers {
+		switch {
+		case c.Status == controller.GaveUp:
+			stopped[c.Name] = true
+		case o.Verdict == race.VerdictUnfinished && (c.Status == controller.Running || c.Status == controller.Sleeping):
+			stopped[c.Name] = true
+		}
+	}
+	firstRefused, lastStopped, stoppedTries, last := -1, -1, 0, -1
+	// landed: the write that landed a controller's change after it was
+	// refused, the latest such change winning (it is the race's end).
+	landed, tries := -1, 0
+	refusals := map[string]int{}
 	for i, s := range o.Steps {
-		if s.Kind != race.StepRequest || s.Verb == api.Get || s.Verb == api.List {
+		if !isWrite(s) {
 			continue
 		}
 		if !s.OK() {
-			return at(i, fmt.Sprintf("%s %s was refused: %s", race.Possessive(s.Actor), report.Call(s), report.Answer(s)))
+			if firstRefused < 0 {
+				firstRefused = i
+			}
+			refusals[s.Actor]++
+			if stopped[s.Actor] {
+				lastStopped, stoppedTries = i, refusals[s.Actor]
+			}
+			continue
 		}
 		last = i
+		if n := refusals[s.Actor]; n > 0 {
+			landed, tries = i, n
+			refusals[s.Actor] = 0
+		}
 	}
-	if last >= 0 {
+	switch {
+	case lastStopped >= 0:
+		return at(lastStopped, refused(lastStopped, stoppedTries))
+	case landed >= 0:
+		s := o.Steps[landed]
+		attempts := "a refused attempt"
+		if tries > 1 {
+			attempts = fmt.Sprintf("%d refused attempts", tries)
+		}
+		return at(landed, fmt.Sprintf("%s %s landed at last, after %s: %s", race.Possessive(s.Actor), report.Call(s), attempts, report.Answer(s)))
+	case firstRefused >= 0:
+		return at(firstRefused, refused(firstRefused, 1))
+	case last >= 0:
 		s := o.Steps[last]
 		return at(last, fmt.Sprintf("%s %s landed last: %s", race.Possessive(s.Actor), report.Call(s), report.Answer(s)))
 	}
 	return Deciding{}, false
+}
+
+// isWrite reports whether a step is a request that writes (not a read,
+// a lister read or a watch event).
+func isWrite(s race.Step) bool {
+	return s.Kind == race.StepRequest && s.Verb != api.Get && s.Verb != api.List
 }
 
 func stepAt(o *race.Outcome, i int) race.Step {

@@ -230,3 +230,28 @@ func TestRaceViewGoldens(t *testing.T) {
 		}
 	}
 }
+
+// The tour's legend describes the timeline as it is drawn: lanes named
+// after the controllers when they fit, one "who: request → answer"
+// column when they do not (lesson 1 step 1 at 80×24).
+func TestTourDescribesTheLayoutOnScreen(t *testing.T) {
+	oneCol := newView(courseRace(t, 1, 1), false)
+	oneCol.SetIndex(0)
+	if oneCol.geometry(79).lanes {
+		t.Fatal("lesson 1 step 1 is drawn in lanes at 79 columns; the test wants one column")
+	}
+	must(t, view(oneCol, 79, 12), "who: request → answer")
+	oneCol.ShowTour()
+	v := view(oneCol, 79, 60)
+	must(t, v, "who: request → answer", "the controller, what it sent", "RV 102 wrote a new version", "cache a/b", "t          the step's time")
+	mustNot(t, v, "one lane per controller", "API server the answer")
+
+	lanes := newView(fixtureRace(t, "lost-update", 0, ""), false)
+	if !lanes.geometry(80).lanes {
+		t.Fatal("the lost update is drawn in one column at 80 columns; the test wants lanes")
+	}
+	lanes.ShowTour()
+	v = view(lanes, 80, 60)
+	must(t, v, "one lane per controller", "API server the answer", "cache a/b")
+	mustNot(t, v, "who: request → answer")
+}

@@ -388,9 +388,12 @@ func (m Model) View() string {
 	owners := m.ownershipLines(m.w)
 	// The timeline comes first and keeps at least half the height (or all
 	// it needs); the object gets the rest: as YAML when that fits, as its
-	// changes alone when the window is short.
+	// changes alone when the window is short. The owners go before the
+	// object: a lesson about them points at them once the race is over,
+	// when the verdict's lines take room too; they give way only when the
+	// timeline would be left less than its header and two rows.
 	avail := m.h - len(status)
-	if len(owners) > 0 && avail-len(owners) >= 6 {
+	if len(owners) > 0 && avail-len(owners) >= len(header)+2 {
 		avail -= len(owners)
 	} else {
 		owners = nil

@@ -116,3 +116,124 @@ func TestDecidingRowIsTheWriteThatErased(t *testing.T) {
 		t.Fatalf("deciding row of the 409 race: %+v", d)
 	}
 }
+
+// courseRaceOpt is lesson l step s of the course raced with the option
+// whose id is opt.
+func courseRaceOpt(t *testing.T, l, s int, opt string) *Run {
+	t.Helper()
+	p, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := p.Lessons[l-1].Steps[s-1]
+	for i := range st.Options {
+		if st.Options[i].ID == opt {
+			o, err := p.Run(st, &st.Options[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			return NewRun(o)
+		}
+	}
+	t.Fatalf("lesson %d step %d has no option %q", l, s, opt)
+	return nil
+}
+
+// A change that lands after 409s (a requeue, a retry) is decided by the
+// write that lands it, not by the first 409: the verdict says every
+// change landed.
+func TestDecidingRowOfARequeueThatLandsIsTheLandingWrite(t *testing.T) {
+	for _, c := range []struct {
+		l, s int
+		opt  string
+	}{{3, 5, "requeue"}, {4, 3, "live"}, {5, 2, ""}} {
+		var r *Run
+		if c.opt == "" {
+			r = courseRace(t, c.l, c.s)
+		} else {
+			r = courseRaceOpt(t, c.l, c.s, c.opt)
+		}
+		o := r.Outcome
+		if o.Verdict != race.VerdictRequeued && o.Verdict != race.VerdictNoLoss {
+			t.Fatalf("lesson %d step %d %s: verdict %s, want the change landed", c.l, c.s, c.opt, o.Verdict)
+		}
+		d, ok := r.DecidingRow()
+		if !ok {
+			t.Fatalf("lesson %d step %d %s: no deciding row", c.l, c.s, c.opt)
+		}
+		s := o.Steps[d.Step]
+		if !isWrite(s) || !s.OK() {
+			t.Errorf("lesson %d step %d %s: deciding row %d is not a write that landed: %+v", c.l, c.s, c.opt, d.Row, d)
+		}
+		refused := 0
+		for _, p := range o.Steps[:d.Step] {
+			if isWrite(p) && !p.OK() && p.Actor == s.Actor {
+				refused++
+			}
+		}
+		if refused == 0 || !strings.Contains(d.What, "landed at last, after") {
+			t.Errorf("lesson %d step %d %s: deciding row %d (%q) is not the write that landed after %s's refusals", c.l, c.s, c.opt, d.Row, d.What, s.Actor)
+		}
+		for _, p := range o.Steps[d.Step+1:] {
+			if isWrite(p) && p.Actor == s.Actor {
+				t.Errorf("lesson %d step %d %s: %s writes again after the deciding row %d", c.l, c.s, c.opt, s.Actor, d.Row)
+			}
+		}
+	}
+	// The learner's case: 409s at 5ms and 11ms, the change lands at row 18.
+	d, _ := courseRaceOpt(t, 3, 5, "requeue").DecidingRow()
+	if d.Row != 18 {
+		t.Errorf("lesson 3 step 5 requeue: deciding row %d, want 18 (%q)", d.Row, d.What)
+	}
+}
+
+// A controller that gives up is decided by its last refused attempt:
+// after it the controller stops.
+func TestDecidingRowOfAGiveUpIsTheLastRefusal(t *testing.T) {
+	r := courseRace(t, 4, 1)
+	o := r.Outcome
+	if o.Verdict != race.VerdictGaveUp {
+		t.Fatalf("verdict %s", o.Verdict)
+	}
+	d, ok := r.DecidingRow()
+	if !ok {
+		t.Fatal("no deciding row")
+	}
+	s := o.Steps[d.Step]
+	if !isWrite(s) || s.OK() {
+		t.Fatalf("deciding row %+v is not a refused write", d)
+	}
+	earlier := 0
+	for _, p := range o.Steps[:d.Step] {
+		if isWrite(p) && !p.OK() && p.Actor == s.Actor {
+			earlier++
+		}
+	}
+	for _, p := range o.Steps[d.Step+1:] {
+		if isWrite(p) && p.Actor == s.Actor {
+			t.Errorf("%s writes at row %d, after the deciding row %d", s.Actor, p.Index+1, d.Row)
+		}
+	}
+	if earlier == 0 || !strings.Contains(d.What, "its last try, was refused: 409 Conflict") {
+		t.Errorf("deciding row %+v: want %s's last of several refusals", d, s.Actor)
+	}
+}
+
+// In a server-side apply race the owners stay on screen once the race
+// is over, in the pane a lesson gives the race at 80×24 (79×12): the
+// verdict's lines must not push them out. The timeline keeps its header
+// and the deciding row.
+func TestOwnersStayInViewAtTheEnd(t *testing.T) {
+	for _, s := range []int{1, 2} {
+		r := courseRace(t, 7, s)
+		m := newView(r, false)
+		m.SetIndex(len(r.Outcome.Steps) - 1)
+		v := view(m, 79, 12)
+		must(t, v, "finished: nothing was lost, but c stopped", "owners at RV 103 (managedFields):",
+			"setup (Update): data.mode", "a (Apply): data.x", "b (Apply): data.y",
+			"who: request → answer", "6 5ms  c: APPLY cm1 → ✗ 409 Conflict")
+		if n := len(lines(v)); n != 12 {
+			t.Errorf("lesson 7 step %d: %d lines, want 12:\n%s", s, n, v)
+		}
+	}
+}
