@@ -34,7 +34,7 @@ func TestSandboxInATerminal(t *testing.T) {
 		tm.send("Down")
 	}
 	tm.send("Right")
-	s := tm.waitFor(5*time.Second, "b: read lister · data.count += 1 · update-clear-rv")
+	s := tm.waitFor(5*time.Second, "b: read lister · set data.count=(value read)+1 · update-clear-rv")
 	if strings.Count(s, "update-clear-rv") < 3 {
 		t.Fatalf("both writes should be update-clear-rv:\n%s", s)
 	}
