@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -626,11 +627,25 @@ func (m Model) shortHelp() []key.Binding {
 	case m.screen == sandboxScreen && m.sandbox.CapturesKeys():
 		return m.sandbox.ShortHelp()
 	case m.screen == playerScreen || m.screen == quizScreen:
-		out = append(m.active().shortHelp(), m.keys.Back)
+		out = m.active().shortHelp()
+		if !hasKey(out, "esc") {
+			// The screen's esc, when it lists one, is the one it means.
+			out = append(out, m.keys.Back)
+		}
 	case m.active() != nil:
 		out = m.active().shortHelp()
 	}
 	return append(out, m.keys.Help, m.keys.Quit)
+}
+
+// hasKey reports whether an enabled binding of keys has the key k.
+func hasKey(keys []key.Binding, k string) bool {
+	for _, b := range keys {
+		if b.Enabled() && slices.Contains(b.Keys(), k) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m Model) fullHelp() [][]key.Binding {

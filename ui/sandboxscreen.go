@@ -8,6 +8,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/play"
 	"github.com/conflictlab/conflictlab/ui/sandbox"
 )
 
@@ -60,13 +61,15 @@ func (m Model) sandboxTakesKey(msg tea.KeyPressMsg) bool {
 }
 
 // helpGroups are the screen's key groups and the keys that work
-// everywhere.
+// everywhere. A key is listed once, with the meaning it has: the screen
+// takes a key it lists (a play step's esc cancels its proof, the inspect
+// panel's closes it) before the root, so the screen's meaning wins.
 func (m Model) helpGroups() []keyhelp.Group {
 	var groups []keyhelp.Group
 	if c := m.active(); c != nil {
 		groups = c.helpGroups()
 	}
-	return append(groups, keyhelp.Group{Title: "Everywhere", Keys: []key.Binding{m.keys.Help, m.keys.Back, m.keys.Quit}})
+	return play.OneMeaning(append(groups, keyhelp.Group{Title: "Everywhere", Keys: []key.Binding{m.keys.Help, m.keys.Back, m.keys.Quit}}))
 }
 
 // keyList is the key list for the window: the screen's groups and the

@@ -77,6 +77,9 @@ type Model struct {
 	sol      bool
 	code     bool
 	zoom     bool
+	// optTop is the first option in view when the options do not all
+	// fit under the prose and scroll with the cursor.
+	optTop int
 	// reveal is what each layout scrolls into view, until the learner
 	// scrolls: the stage taking more room when its race arrives must not
 	// push the verdict just shown out of view.
@@ -183,6 +186,9 @@ func (m Model) cur() *lessons.Step {
 func (m *Model) enter(i int) tea.Cmd {
 	m.step, m.cursor, m.picked, m.first = i, 0, -1, -1
 	m.answered, m.hint, m.sol = false, false, false
+	// A step opens unzoomed, its question and options in view, and with
+	// its first option in view.
+	m.zoom, m.optTop = false, 0
 	// A step opens at its top.
 	m.reveal = revealTop
 	m.req.Clear()
@@ -472,10 +478,26 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 // TakesKey reports whether the player wants a key the screen around it
-// would otherwise take (esc, while a play step's proof runs).
+// would otherwise take: esc, while the race's inspect panel is open (it
+// closes the panel) and while a play step's proof runs or its example
+// plays (it stops them).
 func (m Model) TakesKey(msg tea.KeyPressMsg) bool {
+	if msg.String() != "esc" {
+		return false
+	}
+	if m.inspecting() {
+		// esc closes the race's inspect panel, as its help says.
+		return m.race.HandlesKey(msg)
+	}
 	s := m.cur()
-	return s != nil && s.Kind == lessons.Play && m.playOn && !m.showsCode() && msg.String() == "esc" && m.play.HandlesKey(msg)
+	return s != nil && s.Kind == lessons.Play && m.playOn && !m.showsCode() && m.play.HandlesKey(msg)
+}
+
+// inspecting reports whether the race's inspect panel is open on the
+// stage: the keys it claims (↑/↓ scroll it, esc closes it) are its.
+func (m Model) inspecting() bool {
+	s := m.cur()
+	return s != nil && s.Race != nil && s.Kind != lessons.Play && !m.showsCode() && m.race.Inspecting()
 }
 
 func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
@@ -491,6 +513,11 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if s.Kind == lessons.Play && m.playOn && !m.showsCode() && m.play.HandlesKey(msg) {
 		var cmd tea.Cmd
 		m.play, cmd = m.play.Update(msg)
+		return m, cmd
+	}
+	if m.inspecting() && m.race.HandlesKey(msg) {
+		var cmd tea.Cmd
+		m.race, cmd = m.race.Update(msg)
 		return m, cmd
 	}
 	switch {
@@ -651,7 +678,10 @@ func (m Model) ShortHelp() []key.Binding {
 		return append(m.codeKey(out), k.Prev)
 	}
 	question := s.Kind == lessons.Predict || s.Kind == lessons.Choose
-	if question && !m.answered {
+	if m.inspecting() {
+		// The panel has ↑↓ and esc; the app's esc (back) is not listed.
+		out = append(out, withHelp(k.Race.Down, "↑↓", "scroll details"), withHelp(k.Race.Close, "esc/i", "close details"))
+	} else if question && !m.answered {
 		out = append(out, withHelp(k.Down, "↑↓", "choose"), withHelp(k.Answer, "enter", "answer"), k.Hint)
 	} else {
 		out = append(out, withHelp(k.Answer, "enter", "continue"))
@@ -727,6 +757,12 @@ func (m Model) HelpGroups() []keyhelp.Group {
 	}
 	if m.live != nil {
 		groups = append(groups, keyhelp.Group{Title: "Live", Keys: []key.Binding{k.Live}})
+	}
+	if m.inspecting() {
+		// The inspect panel takes ↑/↓ and esc while it is open: they are
+		// listed as its, once.
+		panel := keyhelp.Group{Title: "Inspect panel", Keys: []key.Binding{withHelp(k.Race.Up, "↑/k", "scroll details"), withHelp(k.Race.Down, "↓/j", "scroll details down"), k.Race.Close, withHelp(k.Race.Inspect, "i", "close details")}}
+		return play.OneMeaning(append([]keyhelp.Group{panel}, groups...))
 	}
 	if s.Kind == lessons.Play && m.playOn {
 		// The play step takes its keys first: the race's r, space, ←→
@@ -820,10 +856,16 @@ func (m *Model) relayout() {
 	default:
 		tw = m.w
 	}
-	tb := m.textBlock(tw)
+	tb := m.textBlock(tw, 0)
 	th := m.h
 	if m.hasStage() && m.w < WideWidth {
 		th = m.textHeight(tb)
+	}
+	if rows := m.optionRows(tb, th); rows > 0 {
+		// The options would crowd out the prose: they scroll with the
+		// cursor in the rows left under proseMin lines of it.
+		tb = m.textBlock(tw, rows)
+		m.optTop = tb.optTop
 	}
 	m.textH = th
 	m.text.SetSize(tw, th)
@@ -884,13 +926,67 @@ func (m Model) textHeight(tb textBlock) int {
 	}
 	h := min(need, m.h*share/100)
 	if tb.question && m.picked < 0 {
-		// The options pinned under the prose, with a line of prose and the
-		// marks around it.
-		h = max(h, min(need, tb.optEnd-tb.q+3))
+		// The options pinned under the prose, with proseMin lines of prose
+		// and the mark under them.
+		h = max(h, min(need, tb.optEnd-tb.q+1+min(proseMin, tb.q)))
 	}
 	h = max(h, min(need, 6))
 	h = min(h, m.h-1-min(stageMin, m.h/3))
 	return max(1, h)
+}
+
+// proseMin is the fewest lines of a step's prose (its title and text)
+// the text pane shows above the question and its options while they are
+// pinned under it: options that do not fit under them scroll with the
+// cursor.
+const proseMin = 4
+
+// optionRows is how many rows the options of an unanswered question get
+// when all of them, pinned under the prose in a pane th lines high, would
+// leave it fewer than proseMin lines; 0 when they fit.
+func (m Model) optionRows(tb textBlock, th int) int {
+	s := m.cur()
+	if !tb.question || m.picked >= 0 || s.Kind == lessons.Play || tb.optEnd != len(tb.lines) || len(tb.lines) <= th {
+		return 0
+	}
+	// The pinned block, the "↓ more" mark above it and the prose.
+	room := th - 1 - min(proseMin, tb.q)
+	if tb.optEnd-tb.q <= room {
+		return 0
+	}
+	return max(1, room-(tb.opt-tb.q))
+}
+
+// optionWindow is the options in view, [a, b), when the option i has
+// heights[i] lines and rows are to hold them with a mark line for those
+// cut above and below: the one under the cursor always, and from top
+// (the first in view before) as far as it can be kept.
+func optionWindow(heights []int, cursor, top, rows int) (a, b int) {
+	fits := func(a, b int) bool {
+		n := 0
+		for _, h := range heights[a:b] {
+			n += h
+		}
+		if a > 0 {
+			n++
+		}
+		if b < len(heights) {
+			n++
+		}
+		return n <= rows
+	}
+	a = max(0, min(top, cursor))
+	for a < cursor && !fits(a, cursor+1) {
+		a++
+	}
+	b = cursor + 1
+	for b < len(heights) && fits(a, b+1) {
+		b++
+	}
+	for a > 0 && fits(a-1, b) {
+		a--
+	}
+	return a, b
 }
 
 // textBlock is the whole text column — the step's prose, then the
@@ -899,13 +995,16 @@ func (m Model) textHeight(tb textBlock) int {
 type textBlock struct {
 	lines    []string
 	question bool
-	// q and optEnd bound the question and its options; feedback is the
+	// q and optEnd bound the question and its options, opt is the first
+	// option's line; optTop is the first option in view; feedback is the
 	// verdict's line; hint, sol and live start those parts and hintEnd
 	// and solEnd end them (all len(lines) when absent).
-	q, optEnd, feedback, hint, hintEnd, sol, solEnd, live int
+	q, opt, optEnd, optTop, feedback, hint, hintEnd, sol, solEnd, live int
 }
 
-func (m Model) textBlock(w int) textBlock {
+// textBlock lays out the text column w wide; optRows > 0 is the rows the
+// options get (they scroll with the cursor when they need more).
+func (m Model) textBlock(w, optRows int) textBlock {
 	st := m.st
 	s := m.cur()
 	var lines []string
@@ -930,6 +1029,8 @@ func (m Model) textBlock(w int) textBlock {
 	if s.Kind == lessons.Play {
 		return m.playBlock(tb, lines, w)
 	}
+	tb.opt = len(lines)
+	opts := make([][]string, len(s.Options))
 	for i, o := range s.Options {
 		mark := ""
 		if m.picked >= 0 {
@@ -959,11 +1060,29 @@ func (m Model) textBlock(w int) textBlock {
 				l = st.Selected.Render(l)
 			}
 			if j == 0 {
-				lines = append(lines, cursor+mark+l)
+				opts[i] = append(opts[i], cursor+mark+l)
 			} else {
-				lines = append(lines, strings.Repeat(" ", lead)+l)
+				opts[i] = append(opts[i], strings.Repeat(" ", lead)+l)
 			}
 		}
+	}
+	a, b := 0, len(opts)
+	if optRows > 0 {
+		heights := make([]int, len(opts))
+		for i, o := range opts {
+			heights[i] = len(o)
+		}
+		a, b = optionWindow(heights, m.cursor, m.optTop, optRows)
+	}
+	tb.optTop = a
+	if a > 0 {
+		lines = append(lines, st.Faint.Render("  "+moreOptions("↑", a, "above")))
+	}
+	for _, o := range opts[a:b] {
+		lines = append(lines, o...)
+	}
+	if b < len(opts) {
+		lines = append(lines, st.Faint.Render("  "+moreOptions("↓", len(opts)-b, "below")))
 	}
 	tb.optEnd = len(lines)
 	tb.feedback = len(lines)
@@ -978,6 +1097,14 @@ func (m Model) textBlock(w int) textBlock {
 	lines = m.hintAndSolution(&tb, lines, s, w)
 	tb.lines = append(lines, m.liveLines(w)...)
 	return tb
+}
+
+// moreOptions marks options scrolled out of view: "↓ 2 options below".
+func moreOptions(arrow string, n int, where string) string {
+	if n == 1 {
+		return arrow + " 1 option " + where
+	}
+	return fmt.Sprintf("%s %d options %s", arrow, n, where)
 }
 
 // hintAndSolution adds the hint, the solution and "enter: continue" as
@@ -1045,14 +1172,26 @@ func (m Model) viewStage(w, h int) string {
 		if r := m.race.Run(); r != nil {
 			title = "race " + r.Outcome.Scenario
 		}
-		if s.Kind == lessons.Choose && m.picked >= 0 && !m.race.Hidden() {
-			title += " · strategy: " + s.Options[m.picked].Label
-		}
 		if r := m.race.Run(); r != nil && r.Source != "" {
 			title += " · " + r.Source
 		}
-		m.race.SetSize(w, h-1)
+		var strategy []string
+		if s.Kind == lessons.Choose && m.picked >= 0 && !m.race.Hidden() {
+			// The strategy is in the title when the whole of it fits there,
+			// and otherwise on lines of its own under it.
+			label := s.Options[m.picked].Label
+			if full := title + " · strategy: " + label; layout.MaxWidth("─ "+full+" ") <= w {
+				title = full
+			} else {
+				strategy = layout.Lines(layout.Wrap(m.st.Faint.Render("strategy: ")+label, w))
+				strategy = strategy[:min(len(strategy), max(0, h-2))]
+			}
+		}
+		m.race.SetSize(w, h-1-len(strategy))
 		body = m.race.View()
+		if len(strategy) > 0 {
+			body = strings.Join(strategy, "\n") + "\n" + body
+		}
 	}
 	return layout.Fit(layout.Rule(title, w, m.st.Border)+"\n"+body, w, h)
 }

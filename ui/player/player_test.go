@@ -36,11 +36,21 @@ func (f *fixture) player() Model { return f.Model.(wrap).m }
 // open starts the player on a lesson of the fixture course, at 100×30.
 func open(t *testing.T, lesson string, step int) *fixture {
 	t.Helper()
+	return openSized(t, lesson, step, 100, 30, nil)
+}
+
+// openSized starts the player on a lesson of the fixture course, at w×h,
+// after edit (when not nil) has changed the lesson.
+func openSized(t *testing.T, lesson string, step, w, h int, edit func(*lessons.Lesson)) *fixture {
+	t.Helper()
 	p, err := lessons.Load(os.DirFS("../testdata/course"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := p.Lesson(lesson)
+	if edit != nil {
+		edit(l)
+	}
 	var next *lessons.Lesson
 	if l.Next != "" {
 		next = p.Lesson(l.Next)
@@ -49,7 +59,7 @@ func open(t *testing.T, lesson string, step int) *fixture {
 	m, cmd := New(l, next, prog, lessons.NewRaces(p), styles.New(true, true), step)
 	m.SetTicker(uitest.Ticker)
 	m.SetSnippets(func(name string) (string, error) { return "// snippet " + name + "\nfunc F() {}", nil })
-	m.SetSize(100, 30)
+	m.SetSize(w, h)
 	f := &fixture{Driver: &uitest.Driver{T: t, Model: wrap{m}}, prog: prog}
 	f.Run(cmd)
 	return f
