@@ -661,6 +661,11 @@ func (m Model) View() string {
 	var lines []string
 	if m.IsBreak() {
 		lines = m.breakLines(w)
+		if (m.solved || m.over()) && m.race.Run() != nil && h-len(lines)-1 < watchRows(m.race.Run()) {
+			// The race is played out: too short to show its rows under
+			// the goal and a panel of "✓ done", fold them.
+			lines = m.endLines(w)
+		}
 	} else {
 		lines = m.fixLines(w)
 		if m.watching && m.race.Run() != nil && h-len(lines)-1 < watchRows(m.race.Run()) {
@@ -774,6 +779,26 @@ func (m Model) breakLines(w int) []string {
 		lines = append(lines, st.Bad.Render(styles.Bad+" The race is over and the goal is not met.")+" ⌫ undoes · r restarts")
 	case m.notice == "":
 		lines = append(lines, st.Faint.Render("You are the scheduler: pick who moves next."))
+	}
+	if m.answer {
+		lines = append(lines, layout.Lines(layout.Wrap(st.Heading.Render("Author's order: ")+termsafe.Escape(strings.Join(m.goal.Schedule, " "))+
+			" ("+Count(len(m.goal.Schedule), "move")+")", w))...)
+	}
+	return lines
+}
+
+// endLines are the top of a break step whose race is over on a short
+// stage: the count and how it ended, so that the race below keeps the
+// room for its rows (the goal is in the text above the stage).
+func (m Model) endLines(w int) []string {
+	st := m.st
+	lines := []string{m.counter("moves")}
+	n := len(m.world.Taken())
+	if m.solved {
+		lines = append(lines, layout.Lines(layout.Wrap(st.OK.Render(styles.OK+" Solved: ")+verdictOf(n, m.goal.Par, "move")+
+			st.Faint.Render(" ⌫ undoes · r restarts"), w))...)
+	} else {
+		lines = append(lines, st.Bad.Render(styles.Bad+" The race is over and the goal is not met.")+" ⌫ undoes · r restarts")
 	}
 	if m.answer {
 		lines = append(lines, layout.Lines(layout.Wrap(st.Heading.Render("Author's order: ")+termsafe.Escape(strings.Join(m.goal.Schedule, " "))+

@@ -523,3 +523,27 @@ func TestFullHelpKeysAreTaken(t *testing.T) {
 		t.Fatal("no play steps")
 	}
 }
+
+// TestPlayedOutBreakKeepsItsRows: once a break step's race is over on a
+// short stage (the player's at 80×24), the goal and the panel of "✓ done"
+// fold away so that the race keeps its rows, the erasing write among
+// them; on a tall stage nothing folds.
+func TestPlayedOutBreakKeepsItsRows(t *testing.T) {
+	m := open(t, 0, 79, 13)
+	m, _ = press(t, m, "a", "b", "a", "b")
+	if !m.solved {
+		t.Fatalf("a b a b did not solve the fixture's break step:\n%s", view(m))
+	}
+	uitest.CheckFrame(t, m.View(), 79, 13)
+	see(t, m, "moves 4 · par 4", "Solved: 4 moves, at par.")
+	notSee(t, m, "Goal:", "✓ done")
+	if got := rowsShown(view(m)); got < 3 {
+		t.Fatalf("solved at 79×13, the race shows %d lines of its timeline, want 3 or more:\n%s", got, view(m))
+	}
+	tall := open(t, 0, 100, 40)
+	tall, _ = press(t, tall, "a", "b", "a", "b")
+	see(t, tall, "Goal:", "✓ done", "Solved: 4 moves, at par.")
+	// Undo: the race is not over, the panel is back.
+	m, _ = press(t, m, "backspace")
+	see(t, m, "Goal:")
+}
