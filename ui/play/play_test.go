@@ -23,7 +23,13 @@ func open(t *testing.T, i, w, h int) Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := p.Lessons[0].Steps[i]
+	return openIn(t, p, p.Lessons[0], i, w, h)
+}
+
+// openIn is step i of lesson l of pack p as a play component of w×h.
+func openIn(t *testing.T, p *lessons.Pack, l *lessons.Lesson, i, w, h int) Model {
+	t.Helper()
+	s := l.Steps[i]
 	sc, err := lessons.NewRaces(p).Scenario(s.Spec(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -485,16 +491,7 @@ func TestFullHelpKeysAreTaken(t *testing.T) {
 			if s.Kind != lessons.Play {
 				continue
 			}
-			sc, err := lessons.NewRaces(course).Scenario(s.Spec(nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := New(s.Goal, sc, s.Question, i, styles.New(true, true))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m.SetTicker(uitest.Ticker)
-			m.SetSize(79, 13)
+			m := openIn(t, course, l, i, 79, 13)
 			where := fmt.Sprintf("%s step %d", l.ID, i+1)
 			check(m, where)
 			n++
@@ -511,7 +508,7 @@ func TestFullHelpKeysAreTaken(t *testing.T) {
 			check(m, where+" after a proof")
 			m, _ = press(t, m, "space")
 			check(m, where+" watching")
-			m.settings = s.Goal.Answer(sc)
+			m.settings = s.Goal.Answer(m.base)
 			m, _ = press(t, m, "enter")
 			if !m.Solved() {
 				t.Fatalf("%s: the author's fix did not solve it", where)

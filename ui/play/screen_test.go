@@ -79,15 +79,7 @@ func TestPlayStepKeyListsGiveEachKeyOneMeaning(t *testing.T) {
 			if s.Kind != lessons.Play {
 				continue
 			}
-			sc, err := races.Scenario(s.Spec(nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, cmd := player.New(l, next, progress.New(), races, styles.New(true, true), i)
-			m.SetTicker(uitest.Ticker)
-			m.SetSize(79, 22)
-			d := &uitest.Driver{T: t, Model: screen{m}}
-			d.Run(cmd)
+			d, sc := openStep(t, races, l, next, i, 79, 22)
 			check := func(when string) {
 				t.Helper()
 				groups := d.Model.(screen).m.HelpGroups()
@@ -118,16 +110,7 @@ func TestPlayStepKeyListsGiveEachKeyOneMeaning(t *testing.T) {
 			d.Press("space")
 			check("watching its example")
 			d.Press("esc")
-			start, want := s.Goal.StartSettings(sc), s.Goal.Answer(sc)
-			for _, c := range s.Goal.Tunable(sc) {
-				for _, k := range s.Goal.Knobs {
-					from, to := slices.Index(k.Values, start[c][k.Name]), slices.Index(k.Values, want[c][k.Name])
-					for n := (to - from + len(k.Values)) % len(k.Values); n > 0; n-- {
-						d.Press("right")
-					}
-					d.Press("down")
-				}
-			}
+			typeFix(d, s, sc)
 			d.Press("enter")
 			if !strings.Contains(d.View(), "✓ Proven") {
 				t.Fatalf("%s step %d: the author's fix was not proven:\n%s", l.ID, i+1, d.View())
@@ -195,25 +178,8 @@ func TestSolvedLineCountsInNumber(t *testing.T) {
 			if s.Kind != lessons.Play || s.Goal.IsBreak() || s.Goal.Par != 1 {
 				continue
 			}
-			sc, err := races.Scenario(s.Spec(nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, cmd := player.New(l, nil, progress.New(), races, styles.New(true, true), i)
-			m.SetTicker(uitest.Ticker)
-			m.SetSize(100, 40)
-			d := &uitest.Driver{T: t, Model: screen{m}}
-			d.Run(cmd)
-			start, want := s.Goal.StartSettings(sc), s.Goal.Answer(sc)
-			for _, c := range s.Goal.Tunable(sc) {
-				for _, k := range s.Goal.Knobs {
-					from, to := slices.Index(k.Values, start[c][k.Name]), slices.Index(k.Values, want[c][k.Name])
-					for n := (to - from + len(k.Values)) % len(k.Values); n > 0; n-- {
-						d.Press("right")
-					}
-					d.Press("down")
-				}
-			}
+			d, sc := openStep(t, races, l, nil, i, 100, 40)
+			typeFix(d, s, sc)
 			d.Press("enter")
 			if v := d.View(); !strings.Contains(v, "Best: 1 change; par 1.") {
 				t.Fatalf("%s step %d solved in one change:\n%s", l.ID, i+1, v)
@@ -222,4 +188,35 @@ func TestSolvedLineCountsInNumber(t *testing.T) {
 		}
 	}
 	t.Fatal("no fix step of the course has par 1: this test checks nothing")
+}
+
+// openStep opens step i of lesson l in a player of w×h, driven as the app
+// drives it, and returns the step's race as written.
+func openStep(t *testing.T, races *lessons.Races, l, next *lessons.Lesson, i, w, h int) (*uitest.Driver, *scenario.Scenario) {
+	t.Helper()
+	sc, err := races.Scenario(l.Steps[i].Spec(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, cmd := player.New(l, next, progress.New(), races, styles.New(true, true), i)
+	m.SetTicker(uitest.Ticker)
+	m.SetSize(w, h)
+	d := &uitest.Driver{T: t, Model: screen{m}}
+	d.Run(cmd)
+	return d, sc
+}
+
+// typeFix sets the author's fix in the settings table by keys, from the
+// top row down (→ until the value is the author's, ↓ to the next row).
+func typeFix(d *uitest.Driver, s lessons.Step, sc *scenario.Scenario) {
+	start, want := s.Goal.StartSettings(sc), s.Goal.Answer(sc)
+	for _, c := range s.Goal.Tunable(sc) {
+		for _, k := range s.Goal.Knobs {
+			from, to := slices.Index(k.Values, start[c][k.Name]), slices.Index(k.Values, want[c][k.Name])
+			for n := (to - from + len(k.Values)) % len(k.Values); n > 0; n-- {
+				d.Press("right")
+			}
+			d.Press("down")
+		}
+	}
 }
