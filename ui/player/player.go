@@ -101,6 +101,10 @@ type Model struct {
 	playGen int
 	playErr error
 
+	// tallies are the counts over every interleaving shown under an
+	// answer to a step with explore claims (tally.go).
+	tallies *tallies
+
 	race  raceview.Model
 	codeP codepane.Model
 	// snippet finds a snippet's source; codeBefore is whether the code
@@ -119,7 +123,8 @@ type Model struct {
 // end of the course); prog is the shared progress, updated in place.
 func New(l, next *lessons.Lesson, prog *progress.Progress, races Races, st *styles.Styles, step int) (Model, tea.Cmd) {
 	m := Model{lesson: l, next: next, prog: prog, rec: prog.Lesson(l.ID), races: races,
-		race: raceview.New(st), codeP: codepane.New(st), text: textpane.New(st), st: st, Keys: DefaultKeys()}
+		tallies: &tallies{jobs: map[string]*tallyJob{}},
+		race:    raceview.New(st), codeP: codepane.New(st), text: textpane.New(st), st: st, Keys: DefaultKeys()}
 	m.text.Keys = m.Keys.Text
 	m.snippet = m.codeP.Source
 	prog.Last = l.ID
@@ -211,6 +216,7 @@ func (m *Model) enter(i int) tea.Cmd {
 		} else {
 			m.rec.Step = m.firstUnanswered()
 		}
+		m.syncTally() // cancels a count still running: there is none to show
 		m.syncCode()
 		return changed
 	}
@@ -252,6 +258,7 @@ func (m *Model) enter(i int) tea.Cmd {
 	default:
 		cmds = append(cmds, m.show(s, nil, false, true))
 	}
+	cmds = append(cmds, m.syncTally())
 	m.syncCode()
 	return tea.Batch(cmds...)
 }
@@ -436,6 +443,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		m.syncCode()
 		m.relayout()
 		return m, cmd
+	case tallyReady:
+		if m.tallyArrived(msg) {
+			m.relayout()
+		}
+		return m, nil
 	case liveReady:
 		cmd := m.liveArrived(msg)
 		m.relayout()
@@ -648,6 +660,7 @@ func (m *Model) answer(i int) tea.Cmd {
 			cmds = append(cmds, m.show(s, nil, false, true))
 		}
 	}
+	cmds = append(cmds, m.syncTally())
 	m.syncCode()
 	return tea.Batch(cmds...)
 }
@@ -1092,6 +1105,7 @@ func (m Model) textBlock(w, optRows int) textBlock {
 		tb.feedback = len(lines)
 		lines = append(lines, m.verdictLine(s, w)...)
 		lines = append(lines, layout.Lines(markdown.Render(o.Feedback, st.Markdown, w))...)
+		lines = append(lines, m.tallyLines(w)...)
 		lines = append(lines, m.decidingLines(w)...)
 	}
 	lines = m.hintAndSolution(&tb, lines, s, w)
