@@ -398,7 +398,14 @@ func (m Model) fixKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.prove()
 	case key.Matches(msg, k.Watch):
 		if m.race.Run() == nil {
-			m.say(false, "no example to watch: prove the settings first (enter)")
+			switch {
+			case m.proving:
+				m.say(false, "no example yet: the proof is still counting")
+			case m.provenNow() && m.result.Proven():
+				m.say(false, "no example to watch: no order fails with these settings")
+			default:
+				m.say(false, "no example to watch: prove the settings first (enter)")
+			}
 			return m, nil
 		}
 		m.watching = true

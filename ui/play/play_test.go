@@ -544,3 +544,19 @@ func TestPlayedOutBreakKeepsItsRows(t *testing.T) {
 	m, _ = press(t, m, "backspace")
 	see(t, m, "Goal:")
 }
+
+// TestNothingToWatchSaysWhy: space on a fix step with no failing example
+// says why there is none: not proven yet, or proven (no order fails).
+func TestNothingToWatchSaysWhy(t *testing.T) {
+	m := open(t, 1, 100, 30)
+	m, _ = press(t, m, "space")
+	see(t, m, "prove the settings first")
+	m.settings = m.goal.Answer(m.base)
+	m, _ = press(t, m, "enter")
+	if !m.Solved() {
+		t.Fatalf("the author's fix did not solve the fixture's fix step:\n%s", view(m))
+	}
+	m, _ = press(t, m, "space")
+	see(t, m, "no order fails with these settings")
+	notSee(t, m, "prove the settings first")
+}
