@@ -3,6 +3,8 @@ package raceview
 import (
 	"fmt"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
@@ -87,7 +89,11 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 			}
 			continue
 		}
-		last = i
+		if last < 0 || !writesTarget(o, o.Steps[last]) || writesTarget(o, s) {
+			// The race is about its target: a later write to another
+			// object (a second ConfigMap) does not decide it.
+			last = i
+		}
 		if n := refusals[s.Actor]; n > 0 {
 			landed, tries = i, n
 			refusals[s.Actor] = 0
@@ -110,6 +116,14 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 		return at(last, fmt.Sprintf("%s %s landed last: %s", race.Possessive(s.Actor), report.Call(s), report.Answer(s)))
 	}
 	return Deciding{}, false
+}
+
+// writesTarget reports whether step s wrote a version of the race's target.
+func writesTarget(o *race.Outcome, s race.Step) bool {
+	if s.Version < 0 || s.Version >= len(o.Versions) {
+		return false
+	}
+	return api.RefOf(&unstructured.Unstructured{Object: o.Versions[s.Version].Object}) == o.Target
 }
 
 // isWrite reports whether a step is a request that writes (not a read,

@@ -237,3 +237,25 @@ func TestOwnersStayInViewAtTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// A race with nothing refused is decided by the last write to its target,
+// not by a later write to another object: lesson 1 step 1's a updates cm1,
+// and other then writes a ConfigMap of its own.
+func TestDecidingRowIsAWriteToTheTarget(t *testing.T) {
+	r := courseRace(t, 1, 1)
+	o := r.Outcome
+	d, ok := r.DecidingRow()
+	if !ok {
+		t.Fatal("no deciding row")
+	}
+	if s := o.Steps[d.Step]; !writesTarget(o, s) {
+		t.Fatalf("deciding row %d (%s) does not write the race's target %s", d.Row, d.What, o.Target)
+	}
+	other := false
+	for _, s := range o.Steps[d.Step+1:] {
+		other = other || (isWrite(s) && s.OK() && !writesTarget(o, s))
+	}
+	if !other {
+		t.Fatal("no write to another object after the deciding row: the test checks nothing")
+	}
+}
