@@ -307,14 +307,15 @@ func (m Model) stepLines(s race.Step, g geometry, names []string, lane map[strin
 		req := strings.Replace(laneText(s, true, m.run.Outcome.Target.Name), "rv ", "rv\u00a0", 1)
 		what := st.Lane(li).Render(s.Actor+":") + " " + laneStyle.Render(req)
 		if a := answerText(s); a != "" {
-			what += " " + st.Code(s.Code).Render(strings.ReplaceAll("→ "+a, " ", "\u00a0"))
+			// "no-op" neither: a non-breaking hyphen until wrapped.
+			what += " " + st.Code(s.Code).Render(strings.NewReplacer(" ", "\u00a0", "-", "\u2011").Replace("→ "+a))
 		}
 		// Two columns short of the RV column, as lanes keep two
 		// columns from it: an answer that ends in "→ RV 102" must
 		// not read as one with the RV beside it ("RV 102 102").
 		wrapped := layout.Lines(layout.Wrap(what, g.text-textGap))
 		for i := range wrapped {
-			wrapped[i] = strings.ReplaceAll(wrapped[i], "\u00a0", " ")
+			wrapped[i] = strings.NewReplacer("\u00a0", " ", "\u2011", "-").Replace(wrapped[i])
 		}
 		b.WriteString(layout.Pad(wrapped[0], g.text))
 		indent := strings.Repeat(" ", g.gutter+g.clock+2)

@@ -1,6 +1,7 @@
 package raceview
 
 import (
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -257,5 +258,30 @@ func TestDecidingRowIsAWriteToTheTarget(t *testing.T) {
 	}
 	if !other {
 		t.Fatal("no write to another object after the deciding row: the test checks nothing")
+	}
+}
+
+// An answer wraps as a whole word: "200 no-op" is never split at its
+// hyphen (lesson 8 step 2, three counters in one column: the last merge
+// patches change nothing).
+func TestAnswerKeepsItsHyphen(t *testing.T) {
+	src, err := os.ReadFile("../../lessons/course/scenarios/play-counter.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The order that solves the play step: every read before any write.
+	r := inlineRace(t, strings.Replace(string(src), "schedule: [a, a, b, b, c, c]", "schedule: [a, b, c, a, b, c]", 1))
+	found := false
+	for w := 50; w <= 100; w++ {
+		m := newView(r, false)
+		m.SetIndex(len(r.Outcome.Steps) - 1)
+		v := view(m, w, 12)
+		if strings.Contains(v, "no- ") || strings.Contains(v, "no-\n") || strings.Contains(v, "no‑") {
+			t.Fatalf("at width %d the answer splits or keeps a non-breaking hyphen:\n%s", w, v)
+		}
+		found = found || strings.Contains(v, "no-op")
+	}
+	if !found {
+		t.Fatal("no \"no-op\" answer in lesson 8 step 2's race: the test checks nothing")
 	}
 }
