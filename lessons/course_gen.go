@@ -212,14 +212,14 @@ func builtinCourseLiteral() *Pack {
 						Race: &RaceRef{
 							Scenario: "scenarios/lost-update.yaml",
 						},
-						Question: "Find an order in which a's data.owner is lost.",
-						Hint:     "b's copy has to be taken before a's write lands, and b's write has to come after a's.",
-						Solution: "a, b, a, b (b, a, a, b does it too). Both copies are read at RV 101,\nso neither holds the other's key. a's write lands first; b's write\ncomes second and carries a copy without `data.owner`, and since it\nhas no resourceVersion to check, the server simply replaces the\nobject. Four moves is the least: each controller must read and write.\nReverse the writes (b, a, b, a) and it is b's `data.replicas` that\ngoes instead — the last writer of a stale copy is the one that\nerases.\n",
+						Question: "Find an order in which b's data.replicas is lost instead.",
+						Hint:     "a's copy has to be taken before b's write lands, and a's write has to come after b's.",
+						Solution: "a, b, b, a (b, a, b, a does it too). Both copies are read at RV 101,\nso neither holds the other's key. b's write lands first; a's write\ncomes second and carries a copy without `data.replicas`, and since it\nhas no resourceVersion to check, the server simply replaces the\nobject. Four moves is the least: each controller must read and write.\nWhat decides which key goes is not who wrote first but who writes\nlast from a stale copy: in the first step's order (a, b, a, b) it was\na's `data.owner`.\n",
 						Code:     "update-clear-rv",
 						Goal: &PlayGoal{
 							Break: []Claim{
 								Claim{
-									Lost: "data.owner",
+									Lost: "data.replicas",
 									Line: 72,
 								},
 							},
@@ -227,8 +227,8 @@ func builtinCourseLiteral() *Pack {
 							Schedule: []string{
 								"a",
 								"b",
-								"a",
 								"b",
+								"a",
 							},
 							Line: 71,
 						},
