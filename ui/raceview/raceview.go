@@ -64,6 +64,21 @@ var Speeds = []Speed{{"0.5x", 1400 * time.Millisecond}, {"1x", 700 * time.Millis
 // DefaultSpeed indexes Speeds.
 const DefaultSpeed = 1
 
+// longestPlay is how long a race may take to play before it starts at a
+// faster speed than DefaultSpeed: at 1x a 106-step race (lesson 5's
+// "contended") would take 74 s. A speed the learner chose is kept.
+const longestPlay = 30 * time.Second
+
+// autoSpeed is the speed a race of n steps starts at: DefaultSpeed, or
+// the slowest that plays it within longestPlay.
+func autoSpeed(n int) int {
+	s := DefaultSpeed
+	for s < len(Speeds)-1 && time.Duration(n)*Speeds[s].Every > longestPlay {
+		s++
+	}
+	return s
+}
+
 // Ticker schedules the next frame of playback; it is tea.Tick outside
 // tests, which substitute a clock they control.
 type Ticker func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
@@ -119,9 +134,12 @@ type Model struct {
 	hidden  bool
 	playing bool
 	speed   int
-	gen     int
-	objOnly bool
-	scroll  int
+	// speedChosen: the learner set the speed (+/-); it is kept from race
+	// to race instead of autoSpeed's.
+	speedChosen bool
+	gen         int
+	objOnly     bool
+	scroll      int
 	// inspect: the selected row's details fill the view; iscroll is
 	// their scroll offset.
 	inspect bool
@@ -161,6 +179,9 @@ func (m *Model) SetRun(r *Run, hidden bool) {
 	m.run, m.hidden, m.idx, m.playing, m.scroll = r, hidden, -1, false, 0
 	m.inspect, m.iscroll, m.tour = false, 0, false
 	m.gen++
+	if r != nil && !m.speedChosen {
+		m.speed = autoSpeed(len(r.Outcome.Steps))
+	}
 }
 
 // SetOpen marks the run as open-ended: the outcome is the race so far and
@@ -307,10 +328,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.idx = -1
 			return m, m.Play()
 		case key.Matches(msg, m.Keys.Faster):
+			m.speedChosen = true
 			if m.speed < len(Speeds)-1 {
 				m.speed++
 			}
 		case key.Matches(msg, m.Keys.Slower):
+			m.speedChosen = true
 			if m.speed > 0 {
 				m.speed--
 			}

@@ -335,3 +335,32 @@ func TestListerListSaysWhatTheCacheHeld(t *testing.T) {
 		t.Fatalf("a Lister list shows an empty RV:\n%s", v)
 	}
 }
+
+// TestLongRacesStartFaster: a race that would take more than half a
+// minute at 1x starts at the slowest speed that plays it within that
+// (lesson 5's 106-step race: 4x, 19 s); a short one at 1x; a speed the
+// learner chose is kept for the next race.
+func TestLongRacesStartFaster(t *testing.T) {
+	long := courseRace(t, 5, 1)
+	if n := len(long.Outcome.Steps); n < 100 {
+		t.Fatalf("lesson 5 step 1's race has %d steps; the test wants a long one", n)
+	}
+	short := fixtureRace(t, "lost-update", 0, "")
+	m := newView(short, false)
+	if m.Speed() != "1x" {
+		t.Fatalf("a %d-step race starts at %s, want 1x", len(short.Outcome.Steps), m.Speed())
+	}
+	m.SetRun(long, false)
+	if m.Speed() != "4x" {
+		t.Fatalf("a %d-step race starts at %s, want 4x", len(long.Outcome.Steps), m.Speed())
+	}
+	m.SetRun(short, false)
+	if m.Speed() != "1x" {
+		t.Fatalf("back on a short race: %s, want 1x", m.Speed())
+	}
+	m, _ = press(m, "-")
+	m.SetRun(long, false)
+	if m.Speed() != "0.5x" {
+		t.Fatalf("the learner's 0.5x became %s on the next race", m.Speed())
+	}
+}
