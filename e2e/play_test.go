@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,9 +22,7 @@ import (
 // controllers write until the explorer proves no order loses; the summary
 // scores both, and the progress on disk has them.
 func TestPlayStepsInATerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	bin := build(t)
 	pack, err := filepath.Abs("../ui/play/testdata/pack")
 	if err != nil {
@@ -146,9 +143,7 @@ func solvePlay(t *testing.T, tm *term, p *lessons.Pack, s lessons.Step) {
 // TestCoursePlayStepsInATerminal opens every play step of the built-in
 // course at 80×24 and solves it with the author's answer, by keys.
 func TestCoursePlayStepsInATerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	pack, err := lessons.Course()
 	if err != nil {
 		t.Fatal(err)

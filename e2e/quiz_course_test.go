@@ -75,9 +75,7 @@ var kindWords = map[quiz.Kind]string{quiz.Choice: "Multiple choice", quiz.Race: 
 // (read from the lesson files), from "Start the course" to "Course
 // complete", and logs how long the walk took.
 func TestWholeCourseInATerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	pack, err := lessons.Course()
 	if err != nil {
 		t.Fatal(err)
@@ -190,9 +188,7 @@ func waitGone(t *testing.T, tm *term) {
 // pack is reported FILE:LINE on the terminal, exit code 1, before the
 // screen is taken over.
 func TestLessonsFlagInATerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	bin := build(t)
 	pack, err := filepath.Abs("../examples/pack")
 	if err != nil {

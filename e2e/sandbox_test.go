@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,9 +13,7 @@ import (
 // and the lost field must be marked on the timeline and in the object.
 // An undo takes the losing write back.
 func TestSandboxInATerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	bin := build(t)
 	tm := start(t, bin, t.TempDir(), filepath.Join(t.TempDir(), "trace"), 100, 30)
 	tm.waitFor(10*time.Second, "Start the course", "Sandbox — build a race of your own")

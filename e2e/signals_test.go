@@ -19,9 +19,7 @@ import (
 // alternate screen, the cursor, the tty's mode.
 func shellTerm(t *testing.T) *term {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash is not installed: this test runs the binary from a shell in tmux")
 	}

@@ -94,6 +94,15 @@ func option(t *testing.T, screen, text string) string {
 	return m[1]
 }
 
+// needTmux skips a test that drives the real binary in tmux on a machine
+// without it.
+func needTmux(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
+	}
+}
+
 func build(t *testing.T) string {
 	t.Helper()
 	// A binary built elsewhere (another revision, for a before/after
@@ -112,9 +121,7 @@ func build(t *testing.T) string {
 
 func start(t *testing.T, bin, state, trace string, w, h int) *term {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	tm := &term{t: t, socket: fmt.Sprintf("conflictlab-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	cmdline := fmt.Sprintf("env XDG_STATE_HOME=%s CONFLICTLAB_TRACE_STARTUP=%s %s", state, trace, bin)
 	if out, err := tm.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), cmdline); err != nil {
@@ -189,9 +196,7 @@ func rssKB(t *testing.T, tm *term) int {
 // into a 409, stepping through that race, and the summary. Progress must
 // be on disk afterwards.
 func TestLessonTwoInATerminal(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	pack, err := lessons.Course()
 	if err != nil {
 		t.Fatal(err)
@@ -303,9 +308,7 @@ func TestLessonTwoInATerminal(t *testing.T) {
 // TestResizeAndTooSmall resizes the real terminal: below 80×24 the app
 // says how large it needs to be; back above, it draws again.
 func TestResizeAndTooSmall(t *testing.T) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed: this test drives the real binary in a tmux terminal")
-	}
+	needTmux(t)
 	bin := build(t)
 	tm := start(t, bin, t.TempDir(), filepath.Join(t.TempDir(), "trace"), 100, 30)
 	tm.waitFor(10*time.Second, "Start the course")

@@ -114,11 +114,24 @@ func explainMisses(lost, coll []Loss) []Loss {
 	return lost
 }
 
+// Learner is the name a lesson gives the learner's own controller; it is
+// written in the second person ("your change", "the copy you read").
+const Learner = "you"
+
 // Possessive is a controller's name as an owner: "b's", and "your" for the
-// learner's own controller, which the capstone calls "you".
+// Learner.
 func Possessive(name string) string {
-	if name == "you" {
+	if name == Learner {
 		return "your"
 	}
 	return name + "'s"
+}
+
+// Pronoun stands for a controller named before it: "it", or "you" for the
+// Learner.
+func Pronoun(name string) string {
+	if name == Learner {
+		return "you"
+	}
+	return "it"
 }

@@ -14,12 +14,8 @@ const MarkStale = "⚠ decided on stale data"
 // StaleLine says what one stale decision was: what was written, from
 // which read, and the write that had made that read stale.
 func StaleLine(d race.StaleDecision) string {
-	reader := "it"
-	if d.Actor == "you" { // a lesson's controller named you: "the copy you read"
-		reader = "you"
-	}
 	return fmt.Sprintf("%s — %s write at step %d (%s) was decided from %s = %s in the copy %s read at RV %s; %s had made it %s at step %d (RV %s)",
-		MarkStale, race.Possessive(d.Actor), d.WriteStep, d.Decided, d.Basis, compact(d.Read), reader, d.ReadRV, d.ChangedBy, compact(d.Now), d.ChangedAtStep, d.ChangedRV)
+		MarkStale, race.Possessive(d.Actor), d.WriteStep, d.Decided, d.Basis, compact(d.Read), race.Pronoun(d.Actor), d.ReadRV, d.ChangedBy, compact(d.Now), d.ChangedAtStep, d.ChangedRV)
 }
 
 func writeStale(w io.Writer, o *race.Outcome) {

@@ -47,7 +47,7 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 	}
 	for _, sd := range o.Stale {
 		s := stepAt(o, sd.WriteStep)
-		return at(sd.WriteStep, fmt.Sprintf("%s %s acted on %s = %v in the copy %s read; it was %v by then", race.Possessive(sd.Actor), report.Call(s), sd.Basis, sd.Read, pronoun(sd.Actor), sd.Now))
+		return at(sd.WriteStep, fmt.Sprintf("%s %s acted on %s = %v in the copy %s read; it was %v by then", race.Possessive(sd.Actor), report.Call(s), sd.Basis, sd.Read, race.Pronoun(sd.Actor), sd.Now))
 	}
 	// refused says a write was refused, and that it was its
 	// controller's last try when it had tried before.
@@ -120,10 +120,12 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 
 // writesTarget reports whether step s wrote a version of the race's target.
 func writesTarget(o *race.Outcome, s race.Step) bool {
-	if s.Version < 0 || s.Version >= len(o.Versions) {
-		return false
-	}
-	return api.RefOf(&unstructured.Unstructured{Object: o.Versions[s.Version].Object}) == o.Target
+	return s.Version >= 0 && s.Version < len(o.Versions) && isTarget(o, s.Version)
+}
+
+// isTarget reports whether version i of the outcome is of its target.
+func isTarget(o *race.Outcome, i int) bool {
+	return api.RefOf(&unstructured.Unstructured{Object: o.Versions[i].Object}) == o.Target
 }
 
 // isWrite reports whether a step is a request that writes (not a read,

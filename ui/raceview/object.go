@@ -8,7 +8,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/ui/layout"
@@ -33,8 +32,8 @@ func (m Model) targetVersions() []int {
 func (m Model) findTargetVersions() []int {
 	o := m.run.Outcome
 	out := []int{}
-	for i, v := range o.Versions {
-		if api.RefOf(&unstructured.Unstructured{Object: v.Object}) == o.Target {
+	for i := range o.Versions {
+		if isTarget(o, i) {
 			out = append(out, i)
 		}
 	}

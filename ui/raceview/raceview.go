@@ -624,7 +624,7 @@ func (m Model) lossLines() []string {
 	out = append(out, m.staleLines()...)
 	for _, c := range o.Controllers {
 		if c.Stats.Conflicts > 0 {
-			out = append(out, st.Conflict.Render(fmt.Sprintf("  %s %s got %d × 409 Conflict; nothing %s sent then was written", styles.Warn, c.Name, c.Stats.Conflicts, pronoun(c.Name))))
+			out = append(out, st.Conflict.Render(fmt.Sprintf("  %s %s got %d × 409 Conflict; nothing %s sent then was written", styles.Warn, c.Name, c.Stats.Conflicts, race.Pronoun(c.Name))))
 		}
 	}
 	if l := m.reconcileLine(); l != "" {

@@ -26,13 +26,7 @@ func (m Model) staleLines() []string {
 	for _, d := range m.run.Outcome.Stale {
 		d.WriteStep++
 		d.ChangedAtStep++
-		line := report.StaleLine(d)
-		if d.Actor == learner {
-			// The report writes "your write … in the copy it read";
-			// the copy is the learner's: "you read".
-			line = strings.Replace(line, " in the copy it read ", " in the copy you read ", 1)
-		}
-		out = append(out, m.st.Warn.Render("  "+line))
+		out = append(out, m.st.Warn.Render("  "+report.StaleLine(d)))
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/layout"
 )
 
@@ -87,22 +88,10 @@ func wrapPlan(plan string, w int) []string {
 	return append(out, cur)
 }
 
-// learner is the name a lesson gives the learner's own controller: it is
-// written in the second person ("your change", "you back off").
-const learner = "you"
-
-// pronoun stands for a controller named before it: "it", or "you".
-func pronoun(name string) string {
-	if name == learner {
-		return "you"
-	}
-	return "it"
-}
-
 // agree is the verb that goes with a controller's name: third, as in "b
 // owns", or plain for the learner's ("you own").
 func agree(name, third, plain string) string {
-	if name == learner {
+	if name == race.Learner {
 		return plain
 	}
 	return third
