@@ -54,8 +54,13 @@ func TestTerminalOptions(t *testing.T) {
 // back before it starts, which only the commands that draw a screen are
 // spared (package boot).
 func TestFirstFrameHurry(t *testing.T) {
-	if o := terminalOptions(Env{}); o.Started == nil {
+	o := terminalOptions(Env{})
+	if o.Started == nil {
 		t.Fatal("the tutorial's options do not give the collector back after the first frame")
+	}
+	// Bubble Tea's first frame waits for its frame clock's first tick.
+	if o.FPS != 120 {
+		t.Fatalf("the tutorial draws at %d frames a second, want Bubble Tea's most (120): its first frame waits one interval", o.FPS)
 	}
 	var screens []string
 	var walk func(c *cobra.Command)

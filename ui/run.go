@@ -57,6 +57,12 @@ type Options struct {
 	// Profile forces the colour profile (colorprofile.Unknown: detect it
 	// from Out and the environment).
 	Profile colorprofile.Profile
+	// FPS caps how many frames a second are drawn (0: Bubble Tea's 60; at
+	// most 120). Bubble Tea writes a frame only on its frame clock, so the
+	// first frame waits up to one interval after the program starts: the
+	// terminal's tutorial draws at 120 to halve that wait (BENCHMARKS.md,
+	// "the frame clock"); an SSH session keeps 60.
+	FPS int
 	// ProgressPath is the progress file ("": progress is not saved, and
 	// Notice should say why). The sandbox's kept race sits beside it.
 	ProgressPath string
@@ -158,6 +164,9 @@ func NewSession(o Options) *Session {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
 	case o.Profile != colorprofile.Unknown:
 		opts = append(opts, tea.WithColorProfile(o.Profile))
+	}
+	if o.FPS > 0 {
+		opts = append(opts, tea.WithFPS(o.FPS))
 	}
 	// Every signal that ends a terminal session ends the program as q
 	// does, the terminal given back and the progress saved (signals.go);

@@ -7,9 +7,10 @@ import (
 )
 
 // warmDelay is how long after the course has loaded the first race starts
-// being computed: two of Bubble Tea's frame intervals (it draws at most
-// 60 frames a second), so that the home screen is drawn first instead of
-// sharing the processor with the race and the garbage it makes.
+// being computed: two frame intervals at Bubble Tea's default 60 frames a
+// second (four at the terminal's 120), so that the home screen is drawn
+// first instead of sharing the processor with the race and the garbage it
+// makes.
 const warmDelay = 2 * time.Second / 60
 
 // warmNow is the moment after the first frame (afterFirstFrame); race
