@@ -3,12 +3,10 @@ package e2e
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -77,41 +75,9 @@ func TestKeyToFrame(t *testing.T) {
 // turn, and returns how long each took to bring output.
 func keyLatencies(t *testing.T, bin string, n int) []time.Duration {
 	t.Helper()
-	master, slave, err := openPTY(120, 40)
-	if err != nil {
-		t.Fatalf("opening a pseudo-terminal: %v", err)
-	}
-	defer master.Close()
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+t.TempDir())
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	slave.Close()
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	type chunk struct {
-		at   time.Time
-		data []byte
-	}
-	chunks := make(chan chunk, 64)
-	go func() {
-		defer close(chunks)
-		buf := make([]byte, 64<<10)
-		for {
-			m, err := master.Read(buf)
-			if m > 0 {
-				chunks <- chunk{time.Now(), slices.Clone(buf[:m])}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	run, _ := startInPTY(t, bin, []string{"XDG_STATE_HOME=" + t.TempDir()}, nil)
+	defer run.stop()
+	master, chunks := run.master, run.chunks
 	// quiet reads until nothing has been drawn for d (or 20 s pass).
 	quiet := func(d time.Duration) {
 		deadline := time.After(20 * time.Second)

@@ -3,7 +3,11 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"slices"
 	"syscall"
+	"testing"
+	"time"
 	"unsafe"
 )
 
@@ -43,4 +47,68 @@ func openPTY(cols, rows int) (master, slave *os.File, err error) {
 		return nil, nil, fmt.Errorf("sizing the pty: %w", err)
 	}
 	return m, s, nil
+}
+
+// ptyChunk is what a program wrote to its terminal in one read, and when
+// it was read.
+type ptyChunk struct {
+	at   time.Time
+	data []byte
+}
+
+// ptyRun is a program running in a fresh 120×40 pseudo-terminal: what it
+// draws arrives on chunks, read on a goroutine; the channel closes when the
+// terminal does. stop kills it.
+type ptyRun struct {
+	cmd    *exec.Cmd
+	master *os.File
+	chunks chan ptyChunk
+}
+
+// stop kills the program and closes its terminal.
+func (r *ptyRun) stop() {
+	r.cmd.Process.Kill()
+	r.cmd.Wait()
+	r.master.Close()
+}
+
+// startInPTY starts bin in a fresh 120×40 pseudo-terminal with TERM set
+// and env added to this process's environment. before, when set, is given
+// the two ends of the terminal before the program starts (to type ahead).
+// started is when the program was started (for timing). The caller
+// stops it.
+func startInPTY(t *testing.T, bin string, env []string, before func(master, slave *os.File)) (run *ptyRun, started time.Time) {
+	t.Helper()
+	master, slave, err := openPTY(120, 40)
+	if err != nil {
+		t.Fatalf("opening a pseudo-terminal: %v", err)
+	}
+	if before != nil {
+		before(master, slave)
+	}
+	cmd := exec.Command(bin)
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color"), env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	started = time.Now()
+	if err := cmd.Start(); err != nil {
+		master.Close()
+		t.Fatalf("starting %s: %v", bin, err)
+	}
+	slave.Close()
+	run = &ptyRun{cmd: cmd, master: master, chunks: make(chan ptyChunk, 64)}
+	go func() {
+		defer close(run.chunks)
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := master.Read(buf)
+			if n > 0 {
+				run.chunks <- ptyChunk{time.Now(), slices.Clone(buf[:n])}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return run, started
 }

@@ -161,43 +161,9 @@ func cpuTime(pid int) time.Duration {
 // appeared, then kills it.
 func startTimed(t *testing.T, bin string, env, firstMarks []string, home string) timed {
 	t.Helper()
-	master, slave, err := openPTY(120, 40)
-	if err != nil {
-		t.Fatalf("opening a pseudo-terminal: %v", err)
-	}
-	defer master.Close()
-	cmd := exec.Command(bin)
-	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color"), env...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	t0 := time.Now()
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	slave.Close()
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-
-	type chunk struct {
-		at   time.Time
-		data []byte
-	}
-	chunks := make(chan chunk, 64)
-	go func() {
-		defer close(chunks)
-		buf := make([]byte, 64<<10)
-		for {
-			n, err := master.Read(buf)
-			if n > 0 {
-				chunks <- chunk{time.Now(), slices.Clone(buf[:n])}
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
+	run, t0 := startInPTY(t, bin, env, nil)
+	defer run.stop()
+	cmd, chunks := run.cmd, run.chunks
 	var out bytes.Buffer
 	var res timed
 	deadline := time.After(20 * time.Second)
@@ -266,43 +232,16 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // one of want has appeared on it.
 func typedAhead(t *testing.T, bin, keys string, want ...string) string {
 	t.Helper()
-	master, slave, err := openPTY(120, 40)
-	if err != nil {
-		t.Fatalf("opening a pseudo-terminal: %v", err)
-	}
-	defer master.Close()
-	if err := makeRaw(slave); err != nil {
-		t.Fatalf("raw mode: %v", err)
-	}
-	if _, err := master.Write([]byte(keys)); err != nil {
-		t.Fatalf("typing ahead: %v", err)
-	}
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color", "XDG_STATE_HOME="+t.TempDir())
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("starting %s: %v", bin, err)
-	}
-	slave.Close()
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	chunks := make(chan []byte, 64)
-	go func() {
-		defer close(chunks)
-		buf := make([]byte, 64<<10)
-		for {
-			n, err := master.Read(buf)
-			if n > 0 {
-				chunks <- slices.Clone(buf[:n])
-			}
-			if err != nil {
-				return
-			}
+	run, _ := startInPTY(t, bin, []string{"XDG_STATE_HOME=" + t.TempDir()}, func(master, slave *os.File) {
+		if err := makeRaw(slave); err != nil {
+			t.Fatalf("raw mode: %v", err)
 		}
-	}()
+		if _, err := master.Write([]byte(keys)); err != nil {
+			t.Fatalf("typing ahead: %v", err)
+		}
+	})
+	defer run.stop()
+	chunks := run.chunks
 	var out bytes.Buffer
 	deadline := time.After(20 * time.Second)
 	for {
@@ -311,7 +250,7 @@ func typedAhead(t *testing.T, bin, keys string, want ...string) string {
 			if !ok {
 				t.Fatalf("%s ended; it drew:\n%s", bin, lastScreen(out.String()))
 			}
-			out.Write(c)
+			out.Write(c.data)
 			// Only what was drawn since the last full redraw counts.
 			text := lastScreen(out.String())
 			if !slices.ContainsFunc(want, func(w string) bool { return !strings.Contains(text, w) }) {
