@@ -223,6 +223,8 @@ func checkClaim(scenarioOf func() (*scenario.Scenario, error), o *race.Outcome, 
 			}
 		}
 		return fmt.Errorf("no controller %s", c.Status.Controller)
+	case c.Invariant != nil:
+		return checkInvariant(o, *c.Invariant.Met)
 	case c.Explore != nil:
 		sc, err := scenarioOf()
 		if err != nil {
@@ -249,6 +251,36 @@ func checkClaim(scenarioOf func() (*scenario.Scenario, error), o *race.Outcome, 
 		}
 	}
 	return nil
+}
+
+// checkInvariant: the race ends meeting every invariant of its scenario
+// (met), or breaking one (!met).
+func checkInvariant(o *race.Outcome, met bool) error {
+	if len(o.Invariants) == 0 {
+		return fmt.Errorf("the scenario declares no invariants: an invariant claim needs some")
+	}
+	broken := o.BrokenInvariants()
+	switch {
+	case met && len(broken) > 0:
+		b := broken[0]
+		return fmt.Errorf("an invariant is broken: %d %s counted where %d are wanted (%s)", b.Got, invariantWhat(b), b.Want, b.Why)
+	case !met && len(broken) == 0:
+		var parts []string
+		for _, r := range o.Invariants {
+			parts = append(parts, fmt.Sprintf("%d %s", r.Got, invariantWhat(r)))
+		}
+		return fmt.Errorf("every invariant holds (%s)", strings.Join(parts, "; "))
+	}
+	return nil
+}
+
+// invariantWhat names what an invariant counts: "ConfigMap cm1",
+// "ConfigMap app=web".
+func invariantWhat(r race.InvariantResult) string {
+	if r.Name != "" {
+		return string(r.Kind) + " " + r.Name
+	}
+	return string(r.Kind) + " " + r.Selector
 }
 
 func lostFields(o *race.Outcome) string {

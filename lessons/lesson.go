@@ -156,6 +156,9 @@ type Claim struct {
 	Status *StatusClaim `yaml:"status,omitempty"`
 	// Explore: over every interleaving, how many end with a verdict.
 	Explore *ExploreClaim `yaml:"explore,omitempty"`
+	// Invariant: whether the race ends meeting every invariant its
+	// scenario declares (scenario.Invariant).
+	Invariant *InvariantClaim `yaml:"invariant,omitempty"`
 	// Line is where the claim is written.
 	Line int `yaml:"-"`
 }
@@ -187,6 +190,13 @@ type CountClaim struct {
 type StatusClaim struct {
 	Controller string `yaml:"controller"`
 	Is         string `yaml:"is"`
+}
+
+// InvariantClaim: Met true holds when the race ends meeting every
+// invariant of its scenario; Met false when it breaks at least one. The
+// scenario must declare some.
+type InvariantClaim struct {
+	Met *bool `yaml:"met"`
 }
 
 // ExploreClaim: over all interleavings, the number with Verdict is None

@@ -498,13 +498,22 @@ func ParseClaim(file, field string, n *yaml.Node) (Claim, error) {
 	c.Line = n.Line
 	set := 0
 	for _, b := range []bool{c.Verdict != "", c.Lost != "", c.Kept != "", c.Code != nil, c.Final != nil, c.Message != "",
-		c.Requests != nil, c.Conflicts != nil, c.ReconcileMS != nil, c.Status != nil, c.Explore != nil} {
+		c.Requests != nil, c.Conflicts != nil, c.ReconcileMS != nil, c.Status != nil, c.Explore != nil, c.Invariant != nil} {
 		if b {
 			set++
 		}
 	}
 	if set != 1 {
 		return c, &Error{File: file, Line: n.Line, Field: field, Msg: fmt.Sprintf("a claim states exactly one thing, this one states %d", set)}
+	}
+	if c.Invariant != nil {
+		var strict InvariantClaim
+		if err := DecodeStrict(valueOf(n, "invariant"), &strict); err != nil {
+			return c, fieldErr(file, n, field+".invariant", err)
+		}
+	}
+	if c.Invariant != nil && c.Invariant.Met == nil {
+		return c, &Error{File: file, Line: n.Line, Field: field + ".invariant", Msg: "want met: true (every invariant of the scenario holds at the end) or met: false (one is broken)"}
 	}
 	if c.Explore != nil {
 		switch c.Explore.Count {
@@ -533,6 +542,16 @@ func fieldErr(file string, n *yaml.Node, field string, err error) error {
 		}
 	}
 	return &Error{File: file, Line: line, Field: field, Msg: msg}
+}
+
+// valueOf is the value of key in mapping n, or n itself when there is none.
+func valueOf(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return n
 }
 
 func lineOf(n *yaml.Node, key string) int {

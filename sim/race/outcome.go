@@ -41,6 +41,10 @@ type Outcome struct {
 	Stale    []StaleDecision `json:"stale,omitempty"`
 	Verdict  Verdict         `json:"verdict"`
 	Requests int             `json:"requests"`
+	// Invariants are the scenario's invariants checked at the end of the
+	// run (invariant.go), beside the verdict: a run can lose nothing and
+	// still break one.
+	Invariants []InvariantResult `json:"invariants,omitempty"`
 }
 
 // ControllerResult is one controller's end state.
@@ -105,6 +109,7 @@ func (w *World) Outcome() *Outcome {
 	o.Lost = append(explainMisses(o.Lost, coll), coll...)
 	o.Stale = w.staleDecisions(o.Steps, o.Versions)
 	o.Verdict = verdict(len(o.Lost) > 0, len(o.Stale) > 0, gaveUp, running, requeued)
+	o.Invariants = CheckInvariants(w.sc.Invariants, o.Versions)
 	return o
 }
 

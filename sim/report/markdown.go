@@ -41,6 +41,9 @@ func Markdown(w io.Writer, o *race.Outcome) error {
 		fmt.Fprintf(w, "    Note over API: decided on stale data — %s (%s = %s at RV %s, changed by %s)\n", mermaidText(d.Field),
 			mermaidText(d.Basis), mermaidText(compact(d.Read)), d.ReadRV, mermaidID(d.ChangedBy))
 	}
+	for _, r := range o.BrokenInvariants() {
+		fmt.Fprintf(w, "    Note over API: invariant broken — %s\n", mermaidText(InvariantCount(r)))
+	}
 	fmt.Fprintln(w, "```")
 	fmt.Fprintln(w, "\n## Timeline\n\n```text")
 	if err := Text(w, o); err != nil {

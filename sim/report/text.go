@@ -133,6 +133,7 @@ func writeVerdict(w io.Writer, o *race.Outcome) {
 		fmt.Fprintf(w, "  %s %s — %s wanted %q; %s\n", MarkOverwritten, l.Field, l.Owner, l.Intended, l.Reason)
 	}
 	writeStale(w, o)
+	writeInvariants(w, o) // invariant.go
 	fmt.Fprintf(w, "\n%-10s %-9s %-16s %8s %7s %9s %7s %8s %6s  %s\n", "controller", "status", "write", "requests", "lister", "conflicts", "retries", "requeues", "errors", "last error")
 	for _, c := range o.Controllers {
 		fmt.Fprintf(w, "%s\n", strings.TrimRight(fmt.Sprintf("%-10s %-9s %-16s %8d %7d %9d %7d %8d %6d  %s", c.Name, c.Status, c.Write, c.Stats.Requests, c.Stats.ListerReads,

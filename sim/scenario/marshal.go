@@ -230,6 +230,9 @@ func scenarioNode(s *Scenario) (*yaml.Node, error) {
 		ctrls.Content = append(ctrls.Content, n)
 	}
 	top.add("controllers", ctrls)
+	if len(s.Invariants) > 0 {
+		top.add("invariants", invariantNodes(s)) // invariant.go
+	}
 	return top.n, nil
 }
 

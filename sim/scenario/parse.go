@@ -165,7 +165,7 @@ func decodeDocument(data []byte) (doc *yaml.Node, extra bool, err error) {
 	return &d, false, nil
 }
 
-var topFields = []string{"name", "description", "startRV", "lag", "maxSteps", "seed", "schedule", "objects", "controllers"}
+var topFields = []string{"name", "description", "startRV", "lag", "maxSteps", "seed", "schedule", "objects", "controllers", "invariants"}
 
 func (p *parser) parse(data []byte) *Scenario {
 	if len(data) > MaxFileSize {
@@ -260,6 +260,9 @@ func (p *parser) parse(data []byte) *Scenario {
 
 	if e, ok := f["schedule"]; ok {
 		s.Schedule = p.schedule(e.val, s.Controllers, controllersOK)
+	}
+	if e, ok := f["invariants"]; ok {
+		s.Invariants = p.invariants(e.val, s, objectsOK && controllersOK) // invariant.go
 	}
 	return s
 }

@@ -33,6 +33,9 @@ type Scenario struct {
 	Seed *uint64
 	// MaxSteps bounds a run (unbounded retry loops must end). Default 500.
 	MaxSteps int
+	// Invariants must hold when the race ends (invariant.go); the race's
+	// outcome says which do not.
+	Invariants []Invariant
 }
 
 // Controller is a program plus its informer's lag.

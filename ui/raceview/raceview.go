@@ -590,11 +590,19 @@ func (m Model) endLine(gaveUp []string) []string {
 	st := m.st
 	o := m.run.Outcome
 	var out []string
+	broken := o.BrokenInvariants()
 	switch o.Verdict {
-	case race.VerdictNoLoss:
-		out = append(out, st.OK.Render(styles.OK+" finished: every change landed, none was lost"))
-	case race.VerdictRequeued:
-		out = append(out, st.OK.Render(styles.OK+" finished: every change landed, after a requeue"))
+	case race.VerdictNoLoss, race.VerdictRequeued:
+		if len(broken) > 0 {
+			// Nothing lost, and still wrong: the first broken invariant
+			// takes the ✓'s place (verdict.go).
+			out = append(out, m.invariantEnd(broken[0]))
+			broken = broken[1:]
+		} else if o.Verdict == race.VerdictNoLoss {
+			out = append(out, st.OK.Render(styles.OK+" finished: every change landed, none was lost"))
+		} else {
+			out = append(out, st.OK.Render(styles.OK+" finished: every change landed, after a requeue"))
+		}
 	case race.VerdictLost:
 		out = append(out, st.Bad.Render(styles.Bad+" finished: a change was lost"))
 	case race.VerdictGaveUp:
@@ -606,7 +614,7 @@ func (m Model) endLine(gaveUp []string) []string {
 	default:
 		out = append(out, st.Warn.Render(styles.Warn+" finished: "+string(o.Verdict)))
 	}
-	return out
+	return append(out, m.invariantLines(broken)...)
 }
 
 // lossLines name each lost field and each controller's conflicts.

@@ -19,6 +19,28 @@ func (m Model) staleEnd() string {
 	return m.st.Warn.Render(styles.Warn + " finished: every write landed, but a decision was taken from stale data")
 }
 
+// invariantEnd is the end line of a race that lost nothing but broke an
+// invariant of its scenario: every request may have succeeded, and the
+// world is still not what it had to be ("⚠ finished: nothing was lost,
+// but 2 ConfigMaps match app=web (want 1): the parent needs exactly one
+// child").
+func (m Model) invariantEnd(r race.InvariantResult) string {
+	after := ""
+	if m.run.Outcome.Verdict == race.VerdictRequeued {
+		after = " (after a requeue)"
+	}
+	return m.st.Warn.Render(fmt.Sprintf("%s finished: nothing was lost%s, but %s", styles.Warn, after, report.InvariantLine(r)))
+}
+
+// invariantLines give each broken invariant the end line has not named.
+func (m Model) invariantLines(broken []race.InvariantResult) []string {
+	var out []string
+	for _, r := range broken {
+		out = append(out, m.st.Warn.Render(fmt.Sprintf("  %s %s", styles.Warn, report.InvariantLine(r))))
+	}
+	return out
+}
+
 // staleLines give each stale decision in the outcome's words, with the
 // steps numbered as the rows are (from 1; the report counts from 0).
 func (m Model) staleLines() []string {

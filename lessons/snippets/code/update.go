@@ -68,3 +68,25 @@ func ForceOwner(ctx context.Context, c kubernetes.Interface, ns, name string, li
 }
 
 // end snippet
+
+// snippet: get-update-clear-rv
+// strategy: write=update-clear-rv read=live retry=none
+// ForceOwnerFresh reads with a live GET, so its copy is current when it
+// is read, and still clears the resourceVersion. Between that GET and the
+// update another writer can land; with no version to check, the server
+// replaces the object with this copy all the same.
+func ForceOwnerFresh(ctx context.Context, c kubernetes.Interface, ns, name string) error {
+	cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	cm.Data["owner"] = "a"
+	cm.ResourceVersion = "" // DEFECT: a fresh read is no precondition
+	_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+	return err
+}
+
+// end snippet
