@@ -151,6 +151,8 @@ func newExploreCmd(env Env) *cobra.Command {
 		Long: `Runs every interleaving of the scenario's atomic steps and tallies the
 outcomes (no-loss, lost, gave-up, requeued, unfinished), with one example
 schedule for each that you can replay with 'conflictlab sim --schedule'.
+When the scenario declares invariants, it also counts the interleavings
+that end with one broken, with the first of them as an example.
 
 Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
 (missing, not a regular file, over 1 MiB), 2 usage error.`,

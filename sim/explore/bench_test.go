@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/apiserver"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // benchScenario: n controllers, each reconciling `loops` times a counter
@@ -123,4 +125,43 @@ func reportCounts(b *testing.B, r *Result) {
 	b.ReportMetric(float64(r.States), "states")
 	b.ReportMetric(float64(r.Paths), "paths")
 	b.ReportMetric(float64(r.Slept), "slept")
+}
+
+// BenchmarkInvariants measures what checking invariants at every played
+// path costs: each race explored as it is ("none") and with an invariant
+// ("invariant"), which adds a check of the end of every played path and
+// wider tallies; the states and paths are the same.
+func BenchmarkInvariants(b *testing.B) {
+	apiserver.DefaultSchema()
+	delRecreate, err := scenario.Load("../../lessons/course/scenarios/del-recreate.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	races := []struct {
+		name string
+		sc   *scenario.Scenario
+		inv  []scenario.Invariant
+	}{
+		{"del-recreate", delRecreate, delRecreate.Invariants},
+		{"3ctl_x_4steps", benchScenario(3, 2).Scenario(), []scenario.Invariant{{Kind: api.ConfigMap, Name: "cm1", Is: 1, Why: "kept"}}},
+	}
+	for _, c := range races {
+		for _, mode := range []string{"none", "invariant"} {
+			b.Run(c.name+"/"+mode, func(b *testing.B) {
+				sc := *c.sc
+				sc.Invariants = nil
+				if mode == "invariant" {
+					sc.Invariants = c.inv
+				}
+				var r *Result
+				for i := 0; i < b.N; i++ {
+					var err error
+					if r, err = Explore(context.Background(), &sc, Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				reportCounts(b, r)
+			})
+		}
+	}
 }

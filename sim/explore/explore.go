@@ -5,6 +5,7 @@ package explore
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -60,6 +61,10 @@ type Result struct {
 	Examples  map[race.Verdict][]string `json:"examples"`
 	Truncated bool                      `json:"truncated"`
 	Cancelled bool                      `json:"cancelled"`
+	// Invariants counts the interleavings that end with one of the
+	// scenario's invariants broken, beside the verdicts (nil when the
+	// scenario declares none).
+	Invariants *InvariantsTally `json:"invariants,omitempty"`
 }
 
 // Explore tallies every interleaving by depth-first search. At each branch
@@ -80,6 +85,8 @@ type Result struct {
 // counts interleavings, and it is exactly the one playing each of them
 // would give; each example is the first schedule in depth-first order
 // with its verdict, as if every interleaving had been played (merge.go).
+// The scenario's invariants are checked at the end of every interleaving
+// and counted the same way (Result.Invariants), beside the verdicts.
 //
 // ctx is checked before every step, not only between interleavings: one
 // interleaving can be a thousand steps long. When it is cancelled the
@@ -95,8 +102,12 @@ func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result,
 	if opts.MaxSchedules == 0 {
 		opts.MaxSchedules = DefaultMaxSchedules
 	}
+	if len(sc.Invariants) > maxInvariants {
+		return nil, fmt.Errorf("explore: %d invariants: at most %d", len(sc.Invariants), maxInvariants)
+	}
 	max := sc.StepBudget()
-	r := &Result{Scenario: sc.Name, Tally: map[race.Verdict]int{}, Examples: map[race.Verdict][]string{}}
+	r := &Result{Scenario: sc.Name, Tally: map[race.Verdict]int{}, Examples: map[race.Verdict][]string{},
+		Invariants: newInvariantsTally(sc)}
 	if !opts.reference {
 		defer tuneGC()()
 		n, _, err := newMerger(ctx, opts, max, r, w).walk(w, nil)
@@ -159,6 +170,11 @@ func (r *Result) leaf(w *race.World, opts Options) bool {
 	r.Schedules++
 	if _, ok := r.Examples[v]; !ok {
 		r.Examples[v] = append([]string(nil), w.Taken()...)
+	}
+	if r.Invariants != nil {
+		b := brokenIn(w)
+		r.Invariants.count(v, b, 1)
+		r.Invariants.example(b, w.Taken())
 	}
 	if opts.Progress != nil && !opts.Progress(r.Schedules) {
 		r.Cancelled = true

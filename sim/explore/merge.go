@@ -8,8 +8,24 @@ import (
 )
 
 // tally counts a subtree's interleavings by verdict, in race.Verdicts
-// order.
+// order. When the scenario has invariants it goes on (tallyWidth): the
+// interleavings that break one, by verdict in the same order, then those
+// that break each invariant, in the scenario's order. Every entry is a
+// count of leaves, so all of them add up along the DAG of states as the
+// verdicts' do.
 type tally []int
+
+// nVerdicts is the length of a tally's verdict counts.
+var nVerdicts = len(race.Verdicts)
+
+// tallyWidth is the length of a tally for a scenario with invariants
+// invariants.
+func tallyWidth(invariants int) int {
+	if invariants == 0 {
+		return nVerdicts
+	}
+	return 2*nVerdicts + invariants
+}
 
 var verdictIndex = func() map[race.Verdict]int {
 	m := map[race.Verdict]int{}
@@ -25,19 +41,31 @@ func (t tally) add(u tally) {
 	}
 }
 
+// sum is the number of interleavings counted.
 func (t tally) sum() int {
 	n := 0
-	for _, c := range t {
+	for _, c := range t[:nVerdicts] {
 		n += c
 	}
 	return n
 }
 
 func (t tally) addTo(r *Result) {
-	for i, n := range t {
+	for i, n := range t[:nVerdicts] {
 		if n > 0 {
 			r.Tally[race.Verdicts[i]] += n
 			r.Schedules += n
+		}
+	}
+	if inv := r.Invariants; inv != nil {
+		for i, n := range t[nVerdicts : 2*nVerdicts] {
+			if n > 0 {
+				inv.ByVerdict[race.Verdicts[i]] += n
+				inv.Broken += n
+			}
+		}
+		for i, n := range t[2*nVerdicts:] {
+			inv.Each[i].Broken += n
 		}
 	}
 }
@@ -149,6 +177,20 @@ type sleeper struct {
 // as a ref with the renaming and translates tokens through it whenever
 // it follows an edge (child), as a sleeping token does.
 //
+// Invariants: a leaf's tally also says whether it breaks one of the
+// scenario's invariants, and which, so a merged state carries those
+// counts with its verdicts'. That needs states with equal keys to end
+// alike on the invariants too. They read, at the end, which objects
+// exist with what kind, namespace, name and labels, from the history's
+// newest version of each object; that is what the server stores (a
+// version is recorded for every write that changes or deletes an object,
+// as the server stores it after the write, and nothing else changes the
+// server's objects), and the key always covers the server's objects,
+// whole: the history may be left out of it (doomed), the objects never
+// are. A renaming of controllers changes no object's name
+// or labels (a state whose objects mention a controller is keyed without
+// it). The tests check it against the plain enumeration.
+//
 // Examples come out as the plain enumeration's: the first leaf in
 // depth-first order with each verdict. A state met again, or a sleeping
 // token's state, was first explored earlier in that order, and every
@@ -166,8 +208,12 @@ type merger struct {
 	// back, for renamings.
 	tokens  map[string]tokenInfo
 	tokenOf [][2]string
-	// leaves holds one shared leaf node per verdict.
-	leaves []*node
+	// leaves holds one shared leaf node per verdict; with invariants
+	// (width > nVerdicts), invLeaves holds one per verdict and set of
+	// invariants broken (leafKey), made when first met.
+	leaves    []*node
+	invLeaves map[leafKey]*node
+	width     int
 	// counted is the number of interleavings tallied so far, the progress.
 	counted int
 }
@@ -184,12 +230,63 @@ func newMerger(ctx context.Context, opts Options, max int, r *Result, w *race.Wo
 		m.tokens[c.Name+race.CacheSuffix] = tokenInfo{i, 1}
 		m.tokenOf = append(m.tokenOf, [2]string{c.Name, c.Name + race.CacheSuffix})
 	}
+	m.width = tallyWidth(len(w.Scenario().Invariants))
 	for i := range race.Verdicts {
-		t := make(tally, len(race.Verdicts))
+		t := make(tally, m.width)
 		t[i] = 1
 		m.leaves = append(m.leaves, &node{t: t})
 	}
+	if m.width > nVerdicts {
+		m.invLeaves = map[leafKey]*node{}
+	}
 	return m
+}
+
+// leafKey is what a leaf's tally says: its verdict's index and the
+// invariants it breaks.
+type leafKey struct {
+	verdict int
+	broken  brokenSet
+}
+
+// leafNode is the shared node of a leaf with verdict index i that breaks
+// the invariants in b.
+func (m *merger) leafNode(i int, b brokenSet) *node {
+	if m.invLeaves == nil {
+		return m.leaves[i]
+	}
+	k := leafKey{i, b}
+	if n, ok := m.invLeaves[k]; ok {
+		return n
+	}
+	t := make(tally, m.width)
+	t[i] = 1
+	if b != 0 {
+		t[nVerdicts+i] = 1
+		for j := range t[2*nVerdicts:] {
+			if b&(1<<j) != 0 {
+				t[2*nVerdicts+j] = 1
+			}
+		}
+	}
+	n := &node{t: t}
+	m.invLeaves[k] = n
+	return n
+}
+
+// end is the verdict index of a finished world and the invariants it
+// breaks.
+func (m *merger) end(w *race.World) (race.Verdict, int, brokenSet, error) {
+	v := w.Verdict()
+	i, known := verdictIndex[v]
+	if !known {
+		return v, 0, 0, fmt.Errorf("explore: unknown verdict %q", v)
+	}
+	var b brokenSet
+	if m.invLeaves != nil {
+		b = brokenIn(w)
+	}
+	return v, i, b, nil
 }
 
 // walk explores from w, whose sleeping tokens are sleep, and returns its
@@ -197,7 +294,7 @@ func newMerger(ctx context.Context, opts Options, max int, r *Result, w *race.Wo
 // holds only the part explored before, and is not complete).
 func (m *merger) walk(w *race.World, sleep []sleeper) (r ref, ok bool, err error) {
 	if m.cancelled() {
-		return ref{n: &node{t: make(tally, len(race.Verdicts))}}, false, nil
+		return ref{n: &node{t: make(tally, m.width)}}, false, nil
 	}
 	enabled := w.Enabled()
 	if len(enabled) == 0 || len(w.Taken()) >= m.max {
@@ -220,7 +317,7 @@ func (m *merger) walk(w *race.World, sleep []sleeper) (r ref, ok bool, err error
 		}
 		m.r.States++
 	}
-	n := &node{t: make(tally, len(race.Verdicts)), next: make([]edge, 0, len(enabled)), order: order}
+	n := &node{t: make(tally, m.width), next: make([]edge, 0, len(enabled)), order: order}
 	r = ref{n: n}
 	if branching {
 		w.Prepare()
@@ -339,8 +436,12 @@ func (m *merger) checkSlept(w *race.World, tok string, to *node) error {
 		return err
 	}
 	if len(c.Enabled()) == 0 || len(c.Taken()) >= m.max {
-		if v := c.Verdict(); to.key != nil || to.t[verdictIndex[v]] != 1 {
-			return fmt.Errorf("explore: sleeping %s after %v ends %s, not as the state it stands for", tok, w.Taken(), v)
+		v, i, b, err := m.end(c)
+		if err != nil {
+			return err
+		}
+		if to.key != nil || to != m.leafNode(i, b) {
+			return fmt.Errorf("explore: sleeping %s after %v ends %s (invariants broken: %b), not as the state it stands for", tok, w.Taken(), v, b)
 		}
 		return nil
 	}
@@ -351,11 +452,23 @@ func (m *merger) checkSlept(w *race.World, tok string, to *node) error {
 }
 
 // haveExamples checks that every verdict of a tally taken from an earlier
-// state already has its example.
+// state already has its example, and so has every invariant it breaks.
 func (m *merger) haveExamples(t tally) error {
-	for i, n := range t {
+	for i, n := range t[:nVerdicts] {
 		if _, has := m.r.Examples[race.Verdicts[i]]; n > 0 && !has {
 			return fmt.Errorf("explore: a merged state's %s has no example (a state key misses something)", race.Verdicts[i])
+		}
+	}
+	if inv := m.r.Invariants; inv != nil {
+		for i, n := range t[nVerdicts : 2*nVerdicts] {
+			if n > 0 && inv.Example == nil {
+				return fmt.Errorf("explore: a merged state's %s breaking an invariant has no example (a state key misses something)", race.Verdicts[i])
+			}
+		}
+		for i, n := range t[2*nVerdicts:] {
+			if n > 0 && inv.Each[i].Example == nil {
+				return fmt.Errorf("explore: a merged state breaks invariant %d with no example (a state key misses something)", i)
+			}
 		}
 	}
 	return nil
@@ -370,15 +483,17 @@ func (m *merger) cancelled() bool {
 }
 
 func (m *merger) leaf(w *race.World) (ref, bool, error) {
-	v := w.Verdict()
-	i, known := verdictIndex[v]
-	if !known {
-		return ref{}, false, fmt.Errorf("explore: unknown verdict %q", v)
+	v, i, b, err := m.end(w)
+	if err != nil {
+		return ref{}, false, err
 	}
-	n := ref{n: m.leaves[i]}
+	n := ref{n: m.leafNode(i, b)}
 	m.r.Paths++
 	if _, ok := m.r.Examples[v]; !ok {
 		m.r.Examples[v] = append([]string(nil), w.Taken()...)
+	}
+	if b != 0 {
+		m.r.Invariants.example(b, w.Taken())
 	}
 	if !m.progress(1) {
 		return n, false, nil

@@ -19,7 +19,10 @@ import (
 // (no sleep sets), which must agree and reach the same states, and with
 // the sleep sets checked (every sleeping token taken after all, and
 // required to reach the state it was counted as), which must give the
-// very same result. It reports whether the reference finished (a
+// very same result. The counts of interleavings that break the
+// scenario's invariants (Result.Invariants) must agree the same way, and
+// their example schedules replay to the invariants they are listed
+// under (sameInvariants). It reports whether the reference finished (a
 // truncated reference proves nothing).
 func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int) (got *Result, finished bool) {
 	t.Helper()
@@ -46,6 +49,7 @@ func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int
 	if got.Paths > ref.Paths || ref.Paths != ref.Schedules || ref.States != 0 || ref.Slept != 0 {
 		t.Errorf("%s: explorer played %d paths, reference %d paths (%d states, %d slept) for %d schedules", name, got.Paths, ref.Paths, ref.States, ref.Slept, ref.Schedules)
 	}
+	sameInvariants(t, name, sc, got, ref)
 	for v, ex := range got.Examples {
 		o, err := race.Run(sc, race.Schedule{Tokens: ex})
 		if err != nil {
@@ -60,14 +64,15 @@ func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int
 		t.Fatalf("%s: merging alone: %v", name, err)
 	}
 	if !reflect.DeepEqual(merged.Tally, got.Tally) || !reflect.DeepEqual(merged.Examples, got.Examples) ||
-		merged.States != got.States || merged.Paths < got.Paths || merged.Slept != 0 {
+		!reflect.DeepEqual(merged.Invariants, got.Invariants) || merged.States != got.States || merged.Paths < got.Paths || merged.Slept != 0 {
 		t.Errorf("%s: merging alone %+v, with sleep sets %+v", name, merged, got)
 	}
 	plain, err := Explore(context.Background(), sc, Options{noSymmetry: true})
 	if err != nil {
 		t.Fatalf("%s: without symmetry: %v", name, err)
 	}
-	if !reflect.DeepEqual(plain.Tally, got.Tally) || !reflect.DeepEqual(plain.Examples, got.Examples) || plain.States < got.States {
+	if !reflect.DeepEqual(plain.Tally, got.Tally) || !reflect.DeepEqual(plain.Examples, got.Examples) ||
+		!reflect.DeepEqual(plain.Invariants, got.Invariants) || plain.States < got.States {
 		t.Errorf("%s: without symmetry %+v, with %+v", name, plain, got)
 	}
 	checked, err := Explore(context.Background(), sc, Options{checkSleep: true})
@@ -78,6 +83,65 @@ func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int
 		t.Errorf("%s: checked %+v, unchecked %+v", name, checked, got)
 	}
 	return got, true
+}
+
+// sameInvariants fails unless the explorer's count of interleavings
+// that break an invariant is the reference's, to the examples, adds up
+// (by verdict, and against each invariant's own count), and every example
+// replays, from scratch, to an outcome breaking what it stands for. A
+// scenario without invariants has no count at all.
+func sameInvariants(t *testing.T, name string, sc *scenario.Scenario, got, ref *Result) {
+	t.Helper()
+	if !reflect.DeepEqual(got.Invariants, ref.Invariants) {
+		t.Errorf("%s: explorer invariants %+v, reference %+v", name, got.Invariants, ref.Invariants)
+	}
+	inv := got.Invariants
+	if len(sc.Invariants) == 0 {
+		if inv != nil {
+			t.Errorf("%s: no invariants, but a count %+v", name, inv)
+		}
+		return
+	}
+	if inv == nil || len(inv.Each) != len(sc.Invariants) {
+		t.Fatalf("%s: %d invariants, count %+v", name, len(sc.Invariants), inv)
+	}
+	byVerdict, most := 0, 0
+	for v, n := range inv.ByVerdict {
+		if n <= 0 || n > got.Tally[v] {
+			t.Errorf("%s: %d interleavings %s break an invariant, of %d", name, n, v, got.Tally[v])
+		}
+		byVerdict += n
+	}
+	for _, e := range inv.Each {
+		most = max(most, e.Broken)
+		if (e.Broken > 0) != (e.Example != nil) {
+			t.Errorf("%s: invariant %+v broken %d times, example %v", name, e, e.Broken, e.Example)
+		}
+	}
+	if byVerdict != inv.Broken || inv.Broken > got.Schedules || most > inv.Broken || (inv.Broken > 0) != (inv.Example != nil) {
+		t.Errorf("%s: %d of %d interleavings break an invariant, %d by verdict, at most %d each, example %v", name, inv.Broken, got.Schedules, byVerdict, most, inv.Example)
+	}
+	broken := func(ex []string) []race.InvariantResult {
+		o, err := race.Run(sc, race.Schedule{Tokens: ex})
+		if err != nil {
+			t.Fatalf("%s: invariant example %v: %v", name, ex, err)
+		}
+		return o.Invariants
+	}
+	if inv.Example != nil {
+		met := true
+		for _, r := range broken(inv.Example) {
+			met = met && r.Met
+		}
+		if met {
+			t.Errorf("%s: example %v breaks no invariant", name, inv.Example)
+		}
+	}
+	for i, e := range inv.Each {
+		if e.Example != nil && broken(e.Example)[i].Met {
+			t.Errorf("%s: example %v meets invariant %d (%+v)", name, e.Example, i, e)
+		}
+	}
 }
 
 // TestMergingMatchesReferenceOnEveryExample: every example and course
@@ -166,6 +230,9 @@ func TestSymmetryMatchesReferenceOnRandomTwins(t *testing.T) {
 			}
 			sc.Controllers = append(sc.Controllers, ctl)
 		}
+		// Broken in every interleaving (cm1 is never deleted): the count
+		// must come whole through every merge of renamed states.
+		sc.Invariants = []scenario.Invariant{{Kind: cm1.Kind, Name: "cm1", Is: 0, Why: "cm1 is gone"}}
 		if _, err := race.New(sc); err != nil {
 			continue
 		}
@@ -174,6 +241,9 @@ func TestSymmetryMatchesReferenceOnRandomTwins(t *testing.T) {
 			continue
 		}
 		compared++
+		if got.Invariants.Broken != got.Schedules {
+			t.Errorf("%s: %d of %d interleavings break an invariant every one breaks", sc.Name, got.Invariants.Broken, got.Schedules)
+		}
 		plain, err := Explore(context.Background(), sc, Options{noSymmetry: true})
 		if err != nil {
 			t.Fatal(err)
@@ -189,4 +259,49 @@ func TestSymmetryMatchesReferenceOnRandomTwins(t *testing.T) {
 		t.Fatalf("compared %d races, %d with fewer states by symmetry, verdicts %v", compared, reduced, verdicts)
 	}
 	t.Logf("compared %d races, %d with fewer states by symmetry, verdicts %v", compared, reduced, verdicts)
+}
+
+// TestMergingMatchesReferenceOnRandomInvariants is the property for
+// invariants: on random small races with invariants (withInvariants) the
+// explorer counts the interleavings that break one exactly as the plain
+// enumeration does, through merged states and sleeping steps, in races
+// where some interleavings break them and others do not.
+// (TestSymmetryMatchesReferenceOnRandomTwins counts one through
+// renamings.)
+func TestMergingMatchesReferenceOnRandomInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 16))
+	compared, mixed, merged, slept, cleanButBroken := 0, 0, 0, 0, 0
+	for i := 0; compared < 80 && i < 400; i++ {
+		sc := randomScenario(rng, i)
+		withInvariants(rng, sc)
+		if _, err := race.New(sc); err != nil {
+			continue
+		}
+		got, ok := sameAsReference(t, sc.Name, sc, 2_000)
+		if !ok {
+			continue
+		}
+		compared++
+		inv := got.Invariants
+		if inv.Broken == 0 || inv.Broken == got.Schedules {
+			continue
+		}
+		mixed++
+		if got.Paths < got.Schedules {
+			merged++
+		}
+		if got.Slept > 0 {
+			slept++
+		}
+		if inv.ByVerdict[race.VerdictNoLoss] > 0 {
+			cleanButBroken++
+		}
+	}
+	// Tested where it can fail: races whose interleavings split on the
+	// invariants, many of them with merged states and sleeping steps,
+	// and some that lose nothing and still break one.
+	if compared < 80 || mixed < 20 || merged < 20 || slept < 10 || cleanButBroken < 5 {
+		t.Fatalf("compared %d races, %d split on their invariants: %d with merged states, %d with sleeping steps, %d broken without a loss", compared, mixed, merged, slept, cleanButBroken)
+	}
+	t.Logf("compared %d races, %d split on their invariants: %d with merged states, %d with sleeping steps, %d broken without a loss", compared, mixed, merged, slept, cleanButBroken)
 }

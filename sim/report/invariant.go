@@ -38,6 +38,34 @@ func InvariantCount(r race.InvariantResult) string {
 	return fmt.Sprintf("%s (want %d)", got, r.Want)
 }
 
+// InvariantWant says what the invariant asks of the end of the race,
+// whatever it holds: "ConfigMap cm1 must exist", "exactly 1 ConfigMap
+// must match app=web" (r's count is not read).
+func InvariantWant(r race.InvariantResult) string {
+	where := ""
+	if r.Namespace != "" && r.Namespace != scenario.DefaultNamespace {
+		where = " in namespace " + r.Namespace
+	}
+	switch {
+	case r.Name != "" && r.Want == 0:
+		return fmt.Sprintf("%s %s%s must not exist", r.Kind, r.Name, where)
+	case r.Name != "":
+		return fmt.Sprintf("%s %s%s must exist", r.Kind, r.Name, where)
+	case r.Want == 0:
+		return fmt.Sprintf("no %s%s may match %s", r.Kind, where, r.Selector)
+	case r.Want == 1:
+		return fmt.Sprintf("exactly 1 %s%s must match %s", r.Kind, where, r.Selector)
+	default:
+		return fmt.Sprintf("exactly %d %ss%s must match %s", r.Want, r.Kind, where, r.Selector)
+	}
+}
+
+// InvariantRule is InvariantWant with the author's reason: "ConfigMap
+// cm1 must exist: maker's new cm1 must survive".
+func InvariantRule(r race.InvariantResult) string {
+	return InvariantWant(r) + ": " + r.Why
+}
+
 // InvariantLine is InvariantCount with the author's reason: "2 ConfigMaps
 // match app=web (want 1): the parent needs exactly one child".
 func InvariantLine(r race.InvariantResult) string {

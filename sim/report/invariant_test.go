@@ -51,3 +51,24 @@ func TestTextListsBrokenInvariants(t *testing.T) {
 		t.Errorf("text:\n%s\nwant it to hold\n%s\nand not the invariant that holds", out, want)
 	}
 }
+
+func TestInvariantWant(t *testing.T) {
+	for _, tc := range []struct {
+		r    race.InvariantResult
+		want string
+	}{
+		{race.InvariantResult{Kind: "ConfigMap", Namespace: "default", Name: "cm1", Want: 1}, "ConfigMap cm1 must exist"},
+		{race.InvariantResult{Kind: "ConfigMap", Namespace: "team-a", Name: "cm1", Want: 0}, "ConfigMap cm1 in namespace team-a must not exist"},
+		{race.InvariantResult{Kind: "ConfigMap", Namespace: "default", Selector: "app=web", Want: 0}, "no ConfigMap may match app=web"},
+		{race.InvariantResult{Kind: "ConfigMap", Namespace: "default", Selector: "app=web", Want: 1, Got: 3}, "exactly 1 ConfigMap must match app=web"},
+		{race.InvariantResult{Kind: "Widget", Namespace: "team-a", Selector: "tier", Want: 2}, "exactly 2 Widgets in namespace team-a must match tier"},
+	} {
+		if got := InvariantWant(tc.r); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.r, got, tc.want)
+		}
+	}
+	r := race.InvariantResult{Kind: "ConfigMap", Name: "cm1", Want: 1, Why: "kept"}
+	if got := InvariantRule(r); got != "ConfigMap cm1 must exist: kept" {
+		t.Errorf("rule %q", got)
+	}
+}

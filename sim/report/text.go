@@ -168,6 +168,7 @@ func ExploreText(w io.Writer, r *explore.Result) error {
 		bar := strings.Repeat("█", max(1, n*40/max(1, r.Schedules)))
 		fmt.Fprintf(w, "  %-10s %7d %5.1f%%  %s\n", v, n, 100*float64(n)/float64(r.Schedules), bar)
 	}
+	exploreInvariants(w, r)
 	keys := make([]race.Verdict, 0, len(r.Examples))
 	for k := range r.Examples {
 		keys = append(keys, k)
@@ -177,7 +178,41 @@ func ExploreText(w io.Writer, r *explore.Result) error {
 	for _, k := range keys {
 		fmt.Fprintf(w, "  %-10s %s\n", k, strings.Join(r.Examples[k], ","))
 	}
+	if inv := r.Invariants; inv != nil && inv.Example != nil {
+		fmt.Fprintf(w, "  %-10s %s\n", MarkInvariant+" broken", strings.Join(inv.Example, ","))
+	}
 	return nil
+}
+
+// exploreInvariants says, under the tally, how many interleavings break
+// an invariant, by verdict, and each invariant's share when there are
+// several; nothing when the scenario declares none.
+func exploreInvariants(w io.Writer, r *explore.Result) {
+	inv := r.Invariants
+	if inv == nil {
+		return
+	}
+	pct := func(n int) float64 { return 100 * float64(n) / float64(max(1, r.Schedules)) }
+	if inv.Broken == 0 {
+		fmt.Fprintln(w, "  no interleaving breaks an invariant")
+		return
+	}
+	fmt.Fprintf(w, "  %s %d of %d interleavings (%.1f%%) break an invariant", MarkInvariant, inv.Broken, r.Schedules, pct(inv.Broken))
+	if len(inv.Each) == 1 {
+		fmt.Fprintf(w, ": %s\n", InvariantRule(inv.Each[0].Invariant()))
+	} else {
+		fmt.Fprintln(w, ":")
+		for _, e := range inv.Each {
+			fmt.Fprintf(w, "      %d (%.1f%%)  %s\n", e.Broken, pct(e.Broken), InvariantRule(e.Invariant()))
+		}
+	}
+	var by []string
+	for _, v := range race.Verdicts {
+		if n := inv.ByVerdict[v]; n > 0 {
+			by = append(by, fmt.Sprintf("%d %s", n, v))
+		}
+	}
+	fmt.Fprintf(w, "      of which %s\n", strings.Join(by, ", "))
 }
 
 func rank(v race.Verdict) int {
