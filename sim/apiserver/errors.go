@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -151,4 +152,36 @@ func Code(err error) int {
 		return int(st.Status().Code)
 	}
 	return http.StatusInternalServerError
+}
+
+// applyConflictInOrder gives an apply conflict's causes one order: the
+// managers as its message lists them (sorted), each manager's fields in
+// the order the field manager found them. The real server lists the
+// causes in the order structured-merge-diff walks its map of managers,
+// which Go randomises on every run: two managers' conflicts come in
+// either order, request after request. The simulator must answer the
+// same way every time it is asked the same thing (a run is a function of
+// scenario and schedule; the explorer merges equal states), so it picks
+// one of the real server's orders, the message's. Any other error is
+// returned as it is.
+func applyConflictInOrder(err error) error {
+	var se *apierrors.StatusError
+	if !errors.As(err, &se) || se.ErrStatus.Details == nil || len(se.ErrStatus.Details.Causes) < 2 {
+		return err
+	}
+	causes := se.ErrStatus.Details.Causes
+	for _, c := range causes {
+		if c.Type != metav1.CauseTypeFieldManagerConflict {
+			return err
+		}
+	}
+	st := se.ErrStatus
+	d := *st.Details
+	d.Causes = slices.Clone(causes)
+	// "conflict with \"b\" using v1": the manager as the message prints
+	// it, which sorts as the message's managers do.
+	manager := func(c metav1.StatusCause) string { return strings.TrimPrefix(c.Message, "conflict with ") }
+	slices.SortStableFunc(d.Causes, func(a, b metav1.StatusCause) int { return strings.Compare(manager(a), manager(b)) })
+	st.Details = &d
+	return &apierrors.StatusError{ErrStatus: st}
 }

@@ -322,7 +322,7 @@ func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*
 		// client as the real server sends a plain error: 500, its text.
 		var st apierrors.APIStatus
 		if errors.As(err, &st) {
-			return nil, false, err
+			return nil, false, applyConflictInOrder(err)
 		}
 		return nil, false, unknownServerError(err)
 	}

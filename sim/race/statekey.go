@@ -511,20 +511,35 @@ func (e *encoder) value(v reflect.Value) {
 		}
 	case reflect.Map:
 		// Map order is random: digest each entry, then write the sorted
-		// digests.
-		entries := make([][sha256.Size]byte, 0, v.Len())
+		// digests. The objects an entry holds are recorded (for the
+		// canonical key's managers) in that sorted order too: recorded in
+		// iteration order, a world's key would change from one call to
+		// the next, and two worlds whose objects swap managers could share
+		// one.
+		type digested struct {
+			d   [sha256.Size]byte
+			rec []*objInfo
+		}
+		entries := make([]digested, 0, v.Len())
 		it := v.MapRange()
 		for it.Next() {
 			sub := e.sub()
+			var rec []*objInfo
+			if e.record != nil {
+				sub.record = &rec
+			}
 			sub.value(it.Key())
 			sub.value(it.Value())
-			entries = append(entries, sub.sum())
+			entries = append(entries, digested{sub.sum(), rec})
 			e.mentions = e.mentions || sub.mentions
 		}
-		sort.Slice(entries, func(i, j int) bool { return string(entries[i][:]) < string(entries[j][:]) })
+		sort.Slice(entries, func(i, j int) bool { return string(entries[i].d[:]) < string(entries[j].d[:]) })
 		e.int(int64(len(entries)))
-		for _, d := range entries {
-			e.h.Write(d[:])
+		for _, en := range entries {
+			e.h.Write(en.d[:])
+			if e.record != nil {
+				*e.record = append(*e.record, en.rec...)
+			}
 		}
 	default:
 		// Functions and channels hold no state of a world; fail loudly if
