@@ -124,7 +124,7 @@ file given is invalid, 2 usage error, 4 the server failed.`,
 	f.IntVar(&cfg.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "sessions open at once, at most")
 	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session with no key pressed for this long (progress is saved)")
 	f.IntVar(&cfg.AttemptsPerMinute, "attempts-per-minute", serve.DefaultAttemptsPerMinute, "connections one address may open per minute")
-	f.IntVar(&cfg.Explore.MaxSchedules, "explore-max", serve.DefaultExploreSchedules, "interleavings one exploration may cover")
+	f.IntVar(&cfg.Explore.MaxSchedules, "explore-max", serve.DefaultExploreSchedules, "work one exploration may do: schedules played and states explored")
 	f.DurationVar(&cfg.Explore.Timeout, "explore-timeout", serve.DefaultExploreTimeout, "time one exploration may take")
 	f.IntVar(&cfg.ParallelExplores, "explore-parallel", 0, "explorations running at once in the server (default half the CPUs, at least 1)")
 	f.BoolVar(&cfg.AllowLive, "allow-live", false, "let attendees replay races on the cluster of --kubeconfig (L)")

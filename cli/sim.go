@@ -188,7 +188,7 @@ Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
 	}
 	src.addFlags(cmd, "scenario file (YAML)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
-	cmd.Flags().IntVar(&limit, "max", explore.DefaultMaxSchedules, "stop after this many interleavings")
+	cmd.Flags().IntVar(&limit, "max", explore.DefaultMaxSchedules, "stop after this much work: schedules played to their end and states explored")
 	return cmd
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
@@ -46,5 +47,32 @@ func TestStatesAreAFunctionOfTheRace(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 		sameAsReference(t, f, sc, 20_000)
+	}
+}
+
+// TestBudgetBoundsStates: with state merging the limit counts the states
+// kept as well as the schedules played, so a race whose interleavings
+// explode stops at it; a race that merges down to a few states is still
+// counted whole under a limit far below its number of interleavings.
+func TestBudgetBoundsStates(t *testing.T) {
+	big := writers(4, controller.Update, controller.DefaultRetry(), controller.FromLister, true)
+	r, err := Explore(context.Background(), big, Options{MaxSchedules: 500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Truncated || r.Paths+r.States != 500 {
+		t.Fatalf("limit 500: truncated %v, %d played, %d states", r.Truncated, r.Paths, r.States)
+	}
+	sc, err := scenario.Load("../../lessons/course/scenarios/del-recreate.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 257,602 interleavings from 14 schedules played and 501 states.
+	r, err = Explore(context.Background(), sc, Options{MaxSchedules: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Truncated || r.Schedules != 257602 {
+		t.Fatalf("del-recreate under a limit of 1000: truncated %v, %d interleavings (%d played, %d states)", r.Truncated, r.Schedules, r.Paths, r.States)
 	}
 }

@@ -13,8 +13,11 @@ import (
 
 // Options bound an exploration.
 type Options struct {
-	// MaxSchedules stops the search after this many complete schedules
-	// (0: DefaultMaxSchedules). The result says when it stopped early.
+	// MaxSchedules stops the search after this much work (0:
+	// DefaultMaxSchedules): this many complete schedules played, or, with
+	// state merging, schedules played and states kept together (each
+	// played schedule then stands for many interleavings, and the states
+	// are what fills memory). The result says when it stopped early.
 	MaxSchedules int
 	// Progress, when set, is called after every complete schedule with the
 	// count so far; returning false cancels the search.

@@ -316,6 +316,9 @@ func (m *merger) walk(w *race.World, sleep []sleeper) (r ref, ok bool, err error
 			return ref{seen, renaming(seen.order, order)}, m.progress(seen.t.sum()), nil
 		}
 		m.r.States++
+		if m.overBudget() {
+			return ref{n: &node{t: make(tally, m.width)}}, false, nil
+		}
 	}
 	n := &node{t: make(tally, m.width), next: make([]edge, 0, len(enabled)), order: order}
 	r = ref{n: n}
@@ -498,11 +501,26 @@ func (m *merger) leaf(w *race.World) (ref, bool, error) {
 	if !m.progress(1) {
 		return n, false, nil
 	}
-	if m.r.Paths >= m.opts.MaxSchedules {
-		m.r.Truncated = true
+	if m.overBudget() {
 		return n, false, nil
 	}
 	return n, true, nil
+}
+
+// overBudget stops the search once it has done MaxSchedules pieces of
+// work: schedules played to their end and states explored. The plain walk
+// plays MaxSchedules schedules; here each played one stands for many
+// interleavings, and what grows with a race's size is the memory of
+// states: a race whose interleavings explode (four controllers with
+// retries and requeues reach 500,000 states and 10^14 interleavings in
+// 40 s) must stop at the limit instead of filling memory, while one that
+// merges down to a few states is still counted whole.
+func (m *merger) overBudget() bool {
+	if m.r.Paths+m.r.States >= m.opts.MaxSchedules {
+		m.r.Truncated = true
+		return true
+	}
+	return false
 }
 
 // progress counts n more interleavings tallied and reports them; false

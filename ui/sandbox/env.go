@@ -31,9 +31,10 @@ type Env struct {
 // attendees shares the server's CPUs, and one attendee's four-controller
 // exploration must not freeze everyone else's screen.
 type ExploreBudget struct {
-	// MaxSchedules stops the search after this many interleavings (0:
-	// explore.DefaultMaxSchedules); the tally then says it stopped at the
-	// limit. The explorer's memory grows with the states it has seen, so
+	// MaxSchedules stops the search after this much work (0:
+	// explore.DefaultMaxSchedules): schedules played to their end and
+	// states explored (explore.Options); the tally then says it stopped at
+	// the limit. The explorer's memory grows with the states it keeps, so
 	// this bounds memory as well as time.
 	MaxSchedules int
 	// Timeout cancels the search after this long (0: no limit); the tally

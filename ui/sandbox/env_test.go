@@ -39,13 +39,14 @@ func explored(t *testing.T, env Env) Model {
 func TestExploreBudgetIsPerSandbox(t *testing.T) {
 	small := explored(t, Env{Explore: ExploreBudget{MaxSchedules: 100}})
 	larger := explored(t, Env{Explore: ExploreBudget{MaxSchedules: 400}})
-	// The limit counts the schedules played to their end (Paths); each
-	// stands for several interleavings once states merge.
-	if r := small.ex.result; !r.Truncated || r.Paths != 100 {
-		t.Fatalf("with a limit of 100: %d played, truncated %v", r.Paths, r.Truncated)
+	// The limit counts the explorer's work: the schedules played to their
+	// end (Paths; each stands for several interleavings once states
+	// merge) and the states it keeps.
+	if r := small.ex.result; !r.Truncated || r.Paths+r.States != 100 {
+		t.Fatalf("with a limit of 100: %d played, %d states, truncated %v", r.Paths, r.States, r.Truncated)
 	}
-	if r := larger.ex.result; !r.Truncated || r.Paths != 400 {
-		t.Fatalf("with a limit of 400: %d played, truncated %v", r.Paths, r.Truncated)
+	if r := larger.ex.result; !r.Truncated || r.Paths+r.States != 400 {
+		t.Fatalf("with a limit of 400: %d played, %d states, truncated %v", r.Paths, r.States, r.Truncated)
 	}
 }
 
