@@ -54,11 +54,7 @@ func newInvariantsTally(sc *scenario.Scenario) *InvariantsTally {
 	}
 	t := &InvariantsTally{ByVerdict: map[race.Verdict]int{}, Each: make([]InvariantTally, len(sc.Invariants))}
 	for i, inv := range sc.Invariants {
-		ns := inv.Namespace
-		if ns == "" {
-			ns = scenario.DefaultNamespace
-		}
-		t.Each[i] = InvariantTally{Kind: inv.Kind, Namespace: ns, Name: inv.Name, Selector: inv.Selector, Want: inv.Is, Why: inv.Why}
+		t.Each[i] = InvariantTally{Kind: inv.Kind, Namespace: inv.InNamespace(), Name: inv.Name, Selector: inv.Selector, Want: inv.Is, Why: inv.Why}
 	}
 	return t
 }
@@ -75,7 +71,7 @@ func brokenIn(w *race.World) brokenSet {
 		return 0
 	}
 	var b brokenSet
-	for i, r := range w.Outcome().Invariants {
+	for i, r := range w.Invariants() {
 		if !r.Met {
 			b |= 1 << i
 		}

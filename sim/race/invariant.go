@@ -46,11 +46,7 @@ func CheckInvariants(invs []scenario.Invariant, versions []Version) []InvariantR
 	}
 	out := make([]InvariantResult, 0, len(invs))
 	for _, inv := range invs {
-		ns := inv.Namespace
-		if ns == "" {
-			ns = scenario.DefaultNamespace
-		}
-		r := InvariantResult{Kind: inv.Kind, Namespace: ns, Name: inv.Name, Selector: inv.Selector, Want: inv.Is, Why: inv.Why}
+		r := InvariantResult{Kind: inv.Kind, Namespace: inv.InNamespace(), Name: inv.Name, Selector: inv.Selector, Want: inv.Is, Why: inv.Why}
 		for _, ref := range order {
 			v := versions[last[ref]]
 			if v.Deleted {
@@ -66,6 +62,13 @@ func CheckInvariants(invs []scenario.Invariant, versions []Version) []InvariantR
 		out = append(out, r)
 	}
 	return out
+}
+
+// Invariants checks the scenario's invariants against the world as it
+// stands (Outcome.Invariants at the end of a run), without working out the
+// rest of the outcome: the explorer asks it at every leaf.
+func (w *World) Invariants() []InvariantResult {
+	return CheckInvariants(w.sc.Invariants, w.trace.versions)
 }
 
 // BrokenInvariants are the invariants the run did not meet, in the

@@ -109,7 +109,7 @@ func (w *World) Outcome() *Outcome {
 	o.Lost = append(explainMisses(o.Lost, coll), coll...)
 	o.Stale = w.staleDecisions(o.Steps, o.Versions)
 	o.Verdict = verdict(len(o.Lost) > 0, len(o.Stale) > 0, gaveUp, running, requeued)
-	o.Invariants = CheckInvariants(w.sc.Invariants, o.Versions)
+	o.Invariants = w.Invariants()
 	return o
 }
 

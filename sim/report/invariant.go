@@ -18,10 +18,7 @@ const MarkInvariant = "⚠"
 // invariant wants: "2 ConfigMaps match app=web (want 1)", "ConfigMap cm1
 // does not exist (want 1)".
 func InvariantCount(r race.InvariantResult) string {
-	where := ""
-	if r.Namespace != "" && r.Namespace != scenario.DefaultNamespace {
-		where = " in namespace " + r.Namespace
-	}
+	where := invariantWhere(r)
 	var got string
 	switch {
 	case r.Name != "" && r.Got == 0:
@@ -38,14 +35,20 @@ func InvariantCount(r race.InvariantResult) string {
 	return fmt.Sprintf("%s (want %d)", got, r.Want)
 }
 
+// invariantWhere names the invariant's namespace when it is not the
+// default one: " in namespace team-a".
+func invariantWhere(r race.InvariantResult) string {
+	if r.Namespace != "" && r.Namespace != scenario.DefaultNamespace {
+		return " in namespace " + r.Namespace
+	}
+	return ""
+}
+
 // InvariantWant says what the invariant asks of the end of the race,
 // whatever it holds: "ConfigMap cm1 must exist", "exactly 1 ConfigMap
 // must match app=web" (r's count is not read).
 func InvariantWant(r race.InvariantResult) string {
-	where := ""
-	if r.Namespace != "" && r.Namespace != scenario.DefaultNamespace {
-		where = " in namespace " + r.Namespace
-	}
+	where := invariantWhere(r)
 	switch {
 	case r.Name != "" && r.Want == 0:
 		return fmt.Sprintf("%s %s%s must not exist", r.Kind, r.Name, where)

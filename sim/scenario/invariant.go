@@ -50,15 +50,20 @@ var invariantFields = []string{"objects", "why"}
 
 var objectCountFields = []string{"kind", "namespace", "name", "selector", "is"}
 
+// InNamespace is the namespace the invariant counts in: its own, or the
+// default one (Parse fills it in; a scenario built in code may not).
+func (inv Invariant) InNamespace() string {
+	if inv.Namespace == "" {
+		return DefaultNamespace
+	}
+	return inv.Namespace
+}
+
 // Matches reports whether an object of kind, namespace, name and labels
 // is one the invariant counts. The selector was checked by Parse; one that
 // does not parse (a scenario built in code) matches nothing.
 func (inv Invariant) Matches(kind api.Kind, namespace, name string, objLabels map[string]string) bool {
-	ns := inv.Namespace
-	if ns == "" {
-		ns = DefaultNamespace
-	}
-	if kind != inv.Kind || namespace != ns {
+	if kind != inv.Kind || namespace != inv.InNamespace() {
 		return false
 	}
 	if inv.Name != "" {
