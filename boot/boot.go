@@ -1,14 +1,15 @@
 // Package boot holds what the process does before main so that the
-// tutorial's first frame arrives sooner. cli imports it; Go initialises it
-// as soon as the few packages it needs are (about halfway through), while
-// the simulator's Kubernetes libraries are still initialising.
+// tutorial's first frames arrive sooner. cli imports it; Go initialises it
+// as soon as the few packages it needs are (lipgloss and the styles, a
+// little over halfway through), while the simulator's Kubernetes
+// libraries are still initialising.
 //
-// It does two things, both undone or finished by the time they matter:
+// It does three things, all undone or finished by the time they matter:
 //
-//   - The garbage collector is held off until the first frame is out
+//   - The garbage collector is held off until the home screen is out
 //     (Resume). Starting up allocates about 5 MB, just over the 4 MB at
 //     which Go first collects; that one collection, in the middle of the
-//     first frame, took a tenth of the frame's CPU. A memory limit stays
+//     home screen's frame, took a tenth of the frame's CPU. A memory limit stays
 //     in force meanwhile, so the heap cannot run away if Resume were
 //     never called.
 //   - The terminal-width table is built on another goroutine. Bubble
@@ -17,8 +18,12 @@
 //     U+02FF, which every screen of the tutorial has (borders, arrows).
 //     Built during initialisation, on the other core, it is ready when
 //     the first frame is drawn instead of being built inside it.
+//   - The tutorial's first frame is drawn here (splash.go), before the
+//     simulator's libraries are initialised; the program draws the home
+//     screen over it.
 //
-// Both happen only when stdout is a terminal. GOGC or GOMEMLIMIT in the
+// All three happen only when stdout is a terminal (the splash only for
+// the tutorial itself, stdin a terminal too). GOGC or GOMEMLIMIT in the
 // environment means the user has chosen the collector's settings: boot
 // leaves it alone.
 package boot
@@ -47,10 +52,18 @@ func init() {
 		return
 	}
 	held = hold(os.Getenv)
-	// The table is shared by every runewidth.Condition, the one
-	// charmbracelet/x/ansi measures with included. (x/ansi itself is
-	// initialised too late to ask it: it waits for net/netip.)
-	go runewidth.RuneWidth('─')
+	draw := prepareSplash(term.IsTerminal(os.Stdin.Fd()))
+	go func() {
+		// The splash first: catching signals needs a core for the
+		// runtime's signal thread, and this goroutine holds the one the
+		// main goroutine leaves free.
+		if draw != nil {
+			draw()
+		}
+		// The table is shared by every runewidth.Condition, the one
+		// charmbracelet/x/ansi measures with included.
+		runewidth.RuneWidth('─')
+	}()
 }
 
 // Resume gives the garbage collector back its settings. The tutorial

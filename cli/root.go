@@ -70,9 +70,14 @@ func (e Env) screen() func(ui.Options) error {
 func Run(args []string, env Env) int {
 	env = escapeOutput(env)
 	defer flushOutput(env)
+	// The tutorial's first frame may be up (package boot) when the command
+	// ends without the program having taken the terminal, or a panic
+	// unwinds: the main screen comes back before anything is printed.
+	defer boot.Leave()
 	root := NewRoot(env)
 	root.SetArgs(args)
 	err := root.Execute()
+	boot.Leave()
 	if err == nil {
 		return ExitOK
 	}

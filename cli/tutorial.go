@@ -68,6 +68,9 @@ func terminalOptions(env Env) ui.Options {
 		o.Trace = traceTo(f)
 	}
 	o.Started = boot.Resume
+	// The first frame may already be up, drawn before main (boot): the
+	// program takes the terminal from it.
+	o.HandOver = boot.HandOver
 	if o.Out == os.Stdout && !o.NoColor {
 		// lipgloss detected this terminal's colours when it was
 		// initialised, from the same stdout and environment Bubble Tea

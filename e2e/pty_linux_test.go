@@ -56,7 +56,7 @@ type ptyChunk struct {
 	data []byte
 }
 
-// ptyRun is a program running in a fresh 120×40 pseudo-terminal: what it
+// ptyRun is a program running in a fresh pseudo-terminal: what it
 // draws arrives on chunks, read on a goroutine; the channel closes when the
 // terminal does. stop kills it.
 type ptyRun struct {
@@ -79,21 +79,37 @@ func (r *ptyRun) stop() {
 // stops it.
 func startInPTY(t *testing.T, bin string, env []string, before func(master, slave *os.File)) (run *ptyRun, started time.Time) {
 	t.Helper()
-	master, slave, err := openPTY(120, 40)
+	return startPTY(t, ptySpec{bin: bin, env: env, cols: 120, rows: 40, before: before})
+}
+
+// ptySpec is a program to start in a pseudo-terminal of cols×rows: its
+// arguments, what to add to this process's environment, and what to do
+// with the terminal's two ends before it starts.
+type ptySpec struct {
+	bin        string
+	args, env  []string
+	cols, rows int
+	before     func(master, slave *os.File)
+}
+
+// startPTY starts a program as startInPTY does, in the terminal p says.
+func startPTY(t *testing.T, p ptySpec) (run *ptyRun, started time.Time) {
+	t.Helper()
+	master, slave, err := openPTY(p.cols, p.rows)
 	if err != nil {
 		t.Fatalf("opening a pseudo-terminal: %v", err)
 	}
-	if before != nil {
-		before(master, slave)
+	if p.before != nil {
+		p.before(master, slave)
 	}
-	cmd := exec.Command(bin)
-	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color"), env...)
+	cmd := exec.Command(p.bin, p.args...)
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color"), p.env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	started = time.Now()
 	if err := cmd.Start(); err != nil {
 		master.Close()
-		t.Fatalf("starting %s: %v", bin, err)
+		t.Fatalf("starting %s: %v", p.bin, err)
 	}
 	slave.Close()
 	run = &ptyRun{cmd: cmd, master: master, chunks: make(chan ptyChunk, 64)}

@@ -22,6 +22,7 @@ import (
 	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
+	"github.com/conflictlab/conflictlab/ui/chrome"
 	"github.com/conflictlab/conflictlab/ui/home"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
@@ -35,8 +36,8 @@ import (
 // MinWidth and MinHeight are the smallest window the screens are drawn
 // for; below it the app says how large it needs to be.
 const (
-	MinWidth  = 80
-	MinHeight = 24
+	MinWidth  = chrome.MinWidth
+	MinHeight = chrome.MinHeight
 )
 
 // Config is what the app needs from outside.
@@ -564,19 +565,14 @@ func (m Model) render() string {
 }
 
 func (m Model) header(title string) string {
-	left := m.st.Header.Render(" Conflict Lab")
+	if m.status == "" {
+		return chrome.Header(m.st, title, m.w)
+	}
+	left := chrome.Brand(m.st)
 	if title != "" {
 		left += m.st.Faint.Render(" › ") + title
 	}
-	if m.status != "" {
-		return m.warningHeader(left)
-	}
-	right := m.st.Faint.Render("? keys ")
-	gap := m.w - layout.MaxWidth(left) - layout.MaxWidth(right)
-	if gap < 1 {
-		return layout.Pad(left, m.w)
-	}
-	return left + strings.Repeat(" ", gap) + right
+	return m.warningHeader(left)
 }
 
 // warningHeader puts the status warning beside the title. A warning is
@@ -584,7 +580,7 @@ func (m Model) header(title string) string {
 // program's name), then the warning's own detail is cut; its headline
 // ("⚠ progress not saved") fits from 40 columns.
 func (m Model) warningHeader(left string) string {
-	brand := m.st.Header.Render(" Conflict Lab")
+	brand := chrome.Brand(m.st)
 	need := layout.MaxWidth(m.status) + 2 // a space before, one after
 	if room := m.w - need; layout.MaxWidth(left) > room {
 		if room > layout.MaxWidth(brand)+1 {

@@ -84,6 +84,11 @@ type Options struct {
 	// Started, when set, is called once the first screen has been drawn
 	// (Config.Started).
 	Started func()
+	// HandOver, when set, is called just before the program takes the
+	// terminal, its signal handling in place: the process drew a first
+	// frame before the program started (package boot), and from then on
+	// the program gives the terminal back.
+	HandOver func()
 	// NoSignals leaves the process's signals alone: a server's sessions
 	// end with their connection, not with SIGINT.
 	NoSignals bool
@@ -190,6 +195,9 @@ func (s *Session) Run() error {
 	if !o.NoSignals {
 		ended = endOnSignals(s.prog)
 		defer ended.release()
+	}
+	if o.HandOver != nil {
+		o.HandOver()
 	}
 	final, err := s.prog.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && o.Context != nil && o.Context.Err() != nil {

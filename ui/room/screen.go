@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/termsafe"
+	"github.com/conflictlab/conflictlab/ui/chrome"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
@@ -80,7 +81,7 @@ func (s Screen) render() string {
 	if s.w <= 0 || s.h <= 0 {
 		return ""
 	}
-	head := layout.Pad(s.st.Header.Render(" Conflict Lab")+s.st.Faint.Render(" › ")+s.view.Title(), s.w)
+	head := layout.Pad(chrome.Brand(s.st)+s.st.Faint.Render(" › ")+s.view.Title(), s.w)
 	body := strings.Join(prefix(layout.Lines(s.view.View()), " "), "\n")
 	bar := layout.Pad(" "+s.help.ShortHelpView(append(s.view.ShortHelp(), s.quit)), s.w)
 	return termsafe.Styled(head + "\n" + layout.Fit(body, s.w, max(0, s.h-2)) + "\n" + bar)
