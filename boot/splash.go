@@ -33,7 +33,8 @@ import (
 // terminal is boot's to give back: a signal in that window, or a return
 // that never started the program (Leave), puts back the main screen and
 // the cursor. The splash changes no tty setting, so there is nothing else
-// to restore.
+// to restore. The program's signal handling takes over boot's channel,
+// so that no signal falls between the two.
 
 // splash is a first frame on the screen, and whose it is to take down.
 type splash struct {
@@ -82,7 +83,7 @@ func splashFrame(w int, noColor bool, profile colorprofile.Profile) string {
 
 // newSplash is a splash to show on out; exit ends the process.
 func newSplash(out io.Writer, exit func(int)) *splash {
-	return &splash{shown: make(chan struct{}), out: out, sigs: make(chan os.Signal, 1), done: make(chan struct{}), exit: exit}
+	return &splash{shown: make(chan struct{}), out: out, sigs: make(chan os.Signal, len(splashSignals)), done: make(chan struct{}), exit: exit}
 }
 
 // show catches the signals that would leave the frame up, then draws it;
@@ -110,23 +111,31 @@ func (s *splash) show(frame string) bool {
 
 // watch ends the process on a signal that comes before the program has
 // taken the terminal, the terminal given back first, with 128 + the
-// signal's number as the program would (130 for SIGINT).
+// signal's number as the program would (130 for SIGINT). A signal it
+// takes just as the program takes over goes back on the channel, which
+// the program reads from then on (HandOver).
 func (s *splash) watch() {
 	select {
 	case sig := <-s.sigs:
-		if s.takeDown() {
-			code := 128
-			if n, ok := sig.(syscall.Signal); ok {
-				code += int(n)
+		if !s.takeDown() {
+			select {
+			case s.sigs <- sig:
+			default: // the program has more signals than it needs to end
 			}
-			s.exit(code)
+			return
 		}
+		code := 128
+		if n, ok := sig.(syscall.Signal); ok {
+			code += int(n)
+		}
+		s.exit(code)
 	case <-s.done:
 	}
 }
 
 // takeDown puts the main screen and the cursor back if the splash is
-// still up and boot's, and reports whether it did.
+// still up and boot's, stops catching signals, and reports whether it
+// did.
 func (s *splash) takeDown() bool {
 	<-s.shown
 	s.mu.Lock()
@@ -136,35 +145,38 @@ func (s *splash) takeDown() bool {
 	}
 	s.owned = false
 	_, _ = io.WriteString(s.out, ansi.ShowCursor+ansi.ResetModeAltScreenSaveCursor)
-	s.release()
+	signal.Stop(s.sigs)
+	close(s.done)
 	return true
 }
 
-// handOver leaves the terminal and the signals to the program.
-func (s *splash) handOver() {
+// handOver leaves the terminal to the program, and the channel on which
+// the end signals are caught, still caught: nil if the splash is not up.
+func (s *splash) handOver() chan os.Signal {
 	<-s.shown
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.owned {
-		s.owned = false
-		s.release()
+	if !s.owned {
+		return nil
 	}
-}
-
-// release stops catching signals (with s.mu held, once).
-func (s *splash) release() {
-	signal.Stop(s.sigs)
+	s.owned = false
 	close(s.done)
+	return s.sigs
 }
 
 // HandOver is called by the program that draws over the splash, just
-// before it takes the terminal and once its own signal handling is in
-// place: from then on the program gives the terminal back. It waits for
-// a splash still being drawn, and does nothing when none was.
-func HandOver() {
+// before it takes the terminal: from then on the program gives the
+// terminal back. It returns the channel on which SIGHUP, SIGINT, SIGQUIT
+// and SIGTERM have been caught since the splash, for the program's own
+// handling to read and, when it is done, signal.Stop: a signal that came
+// before the program was ready is waiting on it, and none can slip
+// between the two handlers. It waits for a splash still being drawn, and
+// returns nil when none is up.
+func HandOver() chan os.Signal {
 	if current != nil {
-		current.handOver()
+		return current.handOver()
 	}
+	return nil
 }
 
 // Leave takes the splash down if the program never took the terminal

@@ -3,6 +3,7 @@ package boot
 import (
 	"bytes"
 	"errors"
+	"os/signal"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,28 +136,51 @@ func TestLeaveGivesTheTerminalBackOnce(t *testing.T) {
 	if s.takeDown() {
 		t.Error("a second takeDown wrote again")
 	}
-	s.handOver() // after Leave: nothing left to hand over, and no panic
+	if s.handOver() != nil { // after Leave: nothing left to hand over
+		t.Error("HandOver after Leave gave a signal channel")
+	}
 	if out.String() != "FRAME"+restore {
 		t.Errorf("after the splash was down, more was written: %q", out.String())
 	}
 	noExit(t, codes, "Leave")
 }
 
-func TestAfterHandOverTheProgramGivesTheTerminalBack(t *testing.T) {
+// TestAfterHandOverTheProgramGetsTheSignals: after HandOver, Leave
+// writes nothing, boot's watcher has stopped, and a real SIGHUP arrives
+// on the channel HandOver returned, for the program, without ending the
+// process.
+func TestAfterHandOverTheProgramGetsTheSignals(t *testing.T) {
 	var out bytes.Buffer
 	exit, codes := exits()
 	s := shown(t, &out, exit)
-	s.handOver()
+	caught := s.handOver()
+	if caught == nil {
+		t.Fatal("HandOver of a splash that is up gave no signal channel")
+	}
+	defer signal.Stop(caught)
 	if s.takeDown() || out.String() != "FRAME" {
 		t.Fatalf("after HandOver, Leave wrote %q", strings.TrimPrefix(out.String(), "FRAME"))
 	}
-	// The watcher has stopped: a signal now is the program's.
 	select {
 	case <-s.done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("HandOver did not stop the signal watcher")
 	}
+	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case sig := <-caught:
+		if sig != syscall.SIGHUP {
+			t.Errorf("the program's channel got %v, want SIGHUP", sig)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a SIGHUP after HandOver did not reach the program's channel")
+	}
 	noExit(t, codes, "HandOver")
+	if s.handOver() != nil {
+		t.Error("a second HandOver gave the channel again")
+	}
 }
 
 // TestASignalBeforeTheProgramGivesTheTerminalBack sends the process a real

@@ -51,20 +51,41 @@ func (run *ptyRun) readUntil(t *testing.T, out *bytes.Buffer, want string) time.
 	return time.Now()
 }
 
-// wait waits for run to end and gathers the rest of what it drew; it
-// gives the exit code (-1 when a signal killed it).
+// wait waits for run to end, gathering what it draws meanwhile (a
+// terminal nobody reads would block the program's writes), and gives the
+// exit code (-1 when a signal killed it). A program still running after
+// 20 s is sent SIGABRT, so that the failure shows every goroutine's stack
+// (the tests run it with GOTRACEBACK=all).
 func (run *ptyRun) wait(t *testing.T, out *bytes.Buffer) int {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- run.cmd.Wait() }()
+	chunks := run.chunks
+	deadline := time.After(20 * time.Second)
 	var err error
-	select {
-	case err = <-done:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("the program has not ended after 20 s; it drew:\n%q", out.String())
+	for waiting := true; waiting; {
+		select {
+		case c, ok := <-chunks:
+			if !ok {
+				chunks = nil // closed: wait for the exit alone
+				continue
+			}
+			out.Write(c.data)
+		case err = <-done:
+			waiting = false
+		case <-deadline:
+			run.cmd.Process.Signal(syscall.SIGABRT)
+			<-done
+			for c := range run.chunks {
+				out.Write(c.data)
+			}
+			t.Fatalf("the program had not ended after 20 s; it drew, and said when aborted:\n%s", out.String())
+		}
 	}
-	for c := range run.chunks { // closes once the terminal has no writer left
-		out.Write(c.data)
+	if chunks != nil {
+		for c := range chunks { // closes once the terminal has no writer left
+			out.Write(c.data)
+		}
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
@@ -100,7 +121,7 @@ func givenBack(t *testing.T, out []byte, before, after syscall.Termios) {
 func TestSplashComesFirst(t *testing.T) {
 	bin := build(t)
 	var tio syscall.Termios
-	run, t0 := startPTY(t, ptySpec{bin: bin, env: []string{"XDG_STATE_HOME=" + t.TempDir()}, cols: 80, rows: 24,
+	run, t0 := startPTY(t, ptySpec{bin: bin, env: []string{"XDG_STATE_HOME=" + t.TempDir(), "GOTRACEBACK=all"}, cols: 80, rows: 24,
 		before: func(master, _ *os.File) { tio = termios(t, master) }})
 	defer run.stop()
 	var out bytes.Buffer
@@ -167,7 +188,7 @@ func TestSignalDuringTheSplash(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(sig.String(), func(t *testing.T) {
 			var tio syscall.Termios
-			run, _ := startPTY(t, ptySpec{bin: bin, env: []string{"XDG_STATE_HOME=" + t.TempDir()}, cols: 80, rows: 24,
+			run, _ := startPTY(t, ptySpec{bin: bin, env: []string{"XDG_STATE_HOME=" + t.TempDir(), "GOTRACEBACK=all"}, cols: 80, rows: 24,
 				before: func(master, _ *os.File) { tio = termios(t, master) }})
 			defer run.stop()
 			var out bytes.Buffer

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
 	"time"
 
@@ -85,10 +87,12 @@ type Options struct {
 	// (Config.Started).
 	Started func()
 	// HandOver, when set, is called just before the program takes the
-	// terminal, its signal handling in place: the process drew a first
-	// frame before the program started (package boot), and from then on
-	// the program gives the terminal back.
-	HandOver func()
+	// terminal: the process drew a first frame before the program
+	// started (package boot), and from then on the program gives the
+	// terminal back. It returns the channel on which the process has
+	// caught the end signals since (nil: none), which the program's own
+	// handling then reads, so that no signal falls between the two.
+	HandOver func() chan os.Signal
 	// NoSignals leaves the process's signals alone: a server's sessions
 	// end with their connection, not with SIGINT.
 	NoSignals bool
@@ -191,13 +195,16 @@ func (s *Session) Quit() { s.prog.Quit() }
 // ends it), then saves what it holds.
 func (s *Session) Run() error {
 	o := s.o
+	var caught chan os.Signal
+	if o.HandOver != nil {
+		caught = o.HandOver()
+	}
 	var ended *signalEnd
 	if !o.NoSignals {
-		ended = endOnSignals(s.prog)
+		ended = endOnSignals(s.prog, caught)
 		defer ended.release()
-	}
-	if o.HandOver != nil {
-		o.HandOver()
+	} else if caught != nil {
+		signal.Stop(caught)
 	}
 	final, err := s.prog.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && o.Context != nil && o.Context.Err() != nil {

@@ -63,9 +63,15 @@ type signalEnd struct {
 	first os.Signal
 }
 
-func endOnSignals(p *tea.Program) *signalEnd {
-	e := &signalEnd{ch: make(chan os.Signal, len(endSignals)), done: make(chan struct{})}
-	signal.Notify(e.ch, endSignals...)
+// endOnSignals ends p on the end signals: those arriving on caught, a
+// channel the process already catches them on (package boot's, since its
+// first frame), or else on a channel of its own.
+func endOnSignals(p *tea.Program, caught chan os.Signal) *signalEnd {
+	e := &signalEnd{ch: caught, done: make(chan struct{})}
+	if e.ch == nil {
+		e.ch = make(chan os.Signal, len(endSignals))
+		signal.Notify(e.ch, endSignals...)
+	}
 	go func() {
 		for {
 			select {
