@@ -43,7 +43,7 @@ func BenchmarkExplore(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error
-					if r, err = Explore(context.Background(), sc, Options{NoMemo: !memo}); err != nil {
+					if r, err = Explore(context.Background(), sc, Options{NoMemo: !memo, TuneGC: true}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -67,7 +67,7 @@ func BenchmarkMerged(b *testing.B) {
 		for _, mode := range []string{"merged", "nosymmetry", "mergeonly", "reference"} {
 			b.Run(fmt.Sprintf("%dctl_x_%dsteps/%s", c.n, 2*c.loops, mode), func(b *testing.B) {
 				sc := benchScenario(c.n, c.loops).Scenario()
-				opts := Options{reference: mode == "reference", noSleep: mode == "mergeonly", noSymmetry: mode == "nosymmetry"}
+				opts := Options{reference: mode == "reference", noSleep: mode == "mergeonly", noSymmetry: mode == "nosymmetry", TuneGC: true}
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error
@@ -103,7 +103,7 @@ func BenchmarkGrowth(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					ctx, cancel := context.WithTimeout(context.Background(), limit)
 					var err error
-					r, err = Explore(ctx, sc, Options{})
+					r, err = Explore(ctx, sc, Options{TuneGC: true})
 					cancel()
 					if err != nil {
 						b.Fatal(err)
@@ -156,7 +156,7 @@ func BenchmarkInvariants(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error
-					if r, err = Explore(context.Background(), &sc, Options{}); err != nil {
+					if r, err = Explore(context.Background(), &sc, Options{TuneGC: true}); err != nil {
 						b.Fatal(err)
 					}
 				}
