@@ -52,10 +52,9 @@ type splash struct {
 // current is this process's splash (nil: none was drawn).
 var current *splash
 
-// splashSignals end a terminal session (as ui's endSignals): their
-// default action would kill the process with the terminal in the
-// alternate screen and the cursor hidden.
-var splashSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM}
+// splashSignals are those the program catches (chrome.EndSignals): their
+// default action would kill the process with the splash still up.
+var splashSignals = chrome.EndSignals
 
 // wantSplash says whether this process is the tutorial on a terminal large
 // enough for its screens: no arguments (a subcommand, a flag or --help

@@ -170,26 +170,6 @@ func running(pid int) bool {
 	return true
 }
 
-func rssKB(t *testing.T, tm *term) int {
-	pid, err := tm.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}")
-	if err != nil {
-		t.Fatalf("pane pid: %v", err)
-	}
-	status, err := os.ReadFile(filepath.Join("/proc", strings.TrimSpace(pid), "status"))
-	if err != nil {
-		t.Logf("no /proc status for the binary (%v): RSS not measured", err)
-		return 0
-	}
-	for _, l := range strings.Split(string(status), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			var kb int
-			fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
-			return kb
-		}
-	}
-	return 0
-}
-
 // TestLessonTwoInATerminal walks lesson 2 as a learner would at 100×30:
 // a wrong prediction (scored; the race plays and marks the lost field),
 // the hint, the right one (explored, not scored), a strategy that turns the loss
@@ -265,14 +245,12 @@ func TestLessonTwoInATerminal(t *testing.T) {
 
 	tm.send("Enter")
 	tm.waitFor(10*time.Second, "Lesson complete: The lost update", "Take-away", "Score: 2 of 3 questions right on the first try")
-	rss := rssKB(t, tm)
+	pid := panePID(t, tm)
+	rss := procStatusKB(pid, "VmRSS")
 	t.Logf("RSS after the whole lesson: %d kB (%.1f MiB)", rss, float64(rss)/1024)
-	if pid, err := tm.tmux("display-message", "-p", "-t", "e2e", "#{pane_pid}"); err == nil {
-		pid, _ := strconv.Atoi(strings.TrimSpace(pid))
-		hwm := procStatusKB(pid, "VmHWM")
-		t.Logf("peak RSS (VmHWM) after the whole lesson: %d kB (%.1f MiB); now %d kB anonymous, %d kB of files (the binary)",
-			hwm, float64(hwm)/1024, procStatusKB(pid, "RssAnon"), procStatusKB(pid, "RssFile"))
-	}
+	hwm := procStatusKB(pid, "VmHWM")
+	t.Logf("peak RSS (VmHWM) after the whole lesson: %d kB (%.1f MiB); now %d kB anonymous, %d kB of files (the binary)",
+		hwm, float64(hwm)/1024, procStatusKB(pid, "RssAnon"), procStatusKB(pid, "RssFile"))
 
 	// Then the quiz, from the home screen: 5 questions, seed 7.
 	tm.send("Escape")

@@ -10,15 +10,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui/chrome"
 )
 
-// endSignals end a terminal session: the window closed or the SSH link
-// dropped (SIGHUP), kill or a service manager (SIGTERM, SIGINT), Ctrl+\
-// outside raw mode (SIGQUIT). Bubble Tea's own handler knows only SIGINT
-// and SIGTERM, and the default action of the others kills the process
-// with the terminal still in the alternate screen, the cursor hidden and
-// the tty raw, and the last answers unsaved.
-var endSignals = []os.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM}
+// endSignals end a terminal session (chrome.EndSignals says which, and
+// why).
+var endSignals = chrome.EndSignals
 
 // SignalError is Run's answer when a signal ended the program (after the
 // terminal was given back and the progress saved).
