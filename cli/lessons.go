@@ -15,6 +15,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
+	"github.com/conflictlab/conflictlab/lessons/validate"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
@@ -37,7 +38,7 @@ func LessonsDir(cmd *cobra.Command) string {
 }
 
 // LoadPack loads the lesson pack named by --lessons, or the built-in course
-// when the flag is not given. It does not run the races: see Pack.Check.
+// when the flag is not given. It does not run the races: see validate.Check.
 func LoadPack(cmd *cobra.Command) (*lessons.Pack, error) {
 	dir := LessonsDir(cmd)
 	if dir == "" {
@@ -127,9 +128,9 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 			if verbose {
 				explainPack(env.Stdout, p)
 			}
-			err = errors.Join(checkCode(p), p.Check())
+			err = errors.Join(checkCode(p), validate.Check(p))
 			// Answer-bias warnings are printed, and do not fail the pack.
-			if ws := errors.Join(p.Warnings()...); ws != nil {
+			if ws := errors.Join(validate.Warnings(p)...); ws != nil {
 				if dir != "" {
 					ws = placeErrors(dir, ws)
 				}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/quiz"
 )
 
@@ -171,7 +172,7 @@ func printResult(out io.Writer, p quiz.Presented, r quiz.Result) {
 // raceShow plays a question's race with the course pack, loaded on first use.
 type raceShow struct {
 	bank  *quiz.Bank
-	races *lessons.Races
+	races *racecache.Races
 	err   error
 }
 
@@ -185,7 +186,7 @@ func (r *raceShow) show(out io.Writer, p quiz.Presented, res quiz.Result) {
 	if r.races == nil && r.err == nil {
 		var pack *lessons.Pack
 		if pack, r.err = lessons.Course(); r.err == nil {
-			r.races = lessons.NewRaces(pack)
+			r.races = racecache.New(pack)
 			r.err = quiz.Prepare(r.bank, r.races)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -104,7 +105,7 @@ func TestPlayStepsInATerminal(t *testing.T) {
 // the fix's settings by the table's keys; then waits for the verdict.
 func solvePlay(t *testing.T, tm *term, p *lessons.Pack, s lessons.Step) {
 	t.Helper()
-	sc, err := lessons.NewRaces(p).Scenario(s.Spec(nil))
+	sc, err := racecache.New(p).Scenario(s.Spec(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,16 @@
 package lessons
 
 import (
-	yaml "go.yaml.in/yaml/v3"
-
-	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/conflictlab/conflictlab/sim/controller"
-	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
@@ -19,11 +18,9 @@ import (
 // A play step makes the learner do what the other steps show: be the
 // scheduler and find the order that breaks the race (Break), or change
 // the fewest of the controllers' settings so that no order breaks it
-// (Fix). Both goals are checked by the simulator, never by the author:
-// a break goal is met when its claims hold on the race so far, and a fix
-// is proven over every interleaving by the explorer. Check (at validate
-// time) proves that par is the true minimum and that the author's answer
-// reaches it.
+// (Fix). This file holds a goal as written and the settings a fix turns;
+// the simulator decides when a goal is met and proves par
+// (lessons/playgoal).
 
 // PlayGoal is what a play step asks for. Exactly one of Break and Fix is
 // set.
@@ -134,7 +131,7 @@ func (g *PlayGoal) IsBreak() bool { return len(g.Break) > 0 }
 func (g *PlayGoal) Tunable(sc *scenario.Scenario) []string {
 	var out []string
 	for _, c := range sc.Controllers {
-		if len(g.Controllers) == 0 || contains(g.Controllers, c.Name) {
+		if len(g.Controllers) == 0 || slices.Contains(g.Controllers, c.Name) {
 			out = append(out, c.Name)
 		}
 	}
@@ -172,7 +169,7 @@ func KnobValue(p controller.Program, k KnobName) string {
 func (g *PlayGoal) StartSettings(sc *scenario.Scenario) Settings {
 	s := Settings{}
 	for _, c := range sc.Controllers {
-		if len(g.Controllers) > 0 && !contains(g.Controllers, c.Name) {
+		if len(g.Controllers) > 0 && !slices.Contains(g.Controllers, c.Name) {
 			continue
 		}
 		s[c.Name] = map[KnobName]string{}
@@ -252,266 +249,22 @@ func Tuned(base *scenario.Scenario, s Settings) (*scenario.Scenario, error) {
 	return &sc, nil
 }
 
-// BreakMet reports whether every claim of a break goal holds on the
-// outcome so far. sc is the race's scenario (explore claims are not
-// allowed in a goal, so it is only passed through).
-func (g *PlayGoal) BreakMet(sc *scenario.Scenario, o *race.Outcome) bool {
-	for _, c := range g.Break {
-		if checkClaim(func() (*scenario.Scenario, error) { return sc, nil }, o, c) != nil {
-			return false
-		}
-	}
-	return true
-}
-
-// ShortestBreak finds a shortest order of scheduler moves after which the
-// break goal holds, breadth first over the race's states (a state reached
-// again by another order of the same length is not expanded twice). It
-// gives up after limit states; nil, nil when no order within the race's
-// step budget breaks it.
-func (g *PlayGoal) ShortestBreak(ctx context.Context, sc *scenario.Scenario, limit int) ([]string, error) {
-	w, err := race.New(sc)
-	if err != nil {
-		return nil, err
-	}
-	if g.BreakMet(sc, w.Outcome()) {
-		return []string{}, nil
-	}
-	keys := race.NewStateKeys()
-	seen := map[[32]byte]bool{keys.Key(w): true}
-	level := []*race.World{w}
-	states := 0
-	for len(level) > 0 {
-		var next []*race.World
-		for _, cur := range level {
-			for _, tok := range cur.Enabled() {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				c := cur.Clone()
-				if err := c.Step(tok); err != nil {
-					return nil, err
-				}
-				if g.BreakMet(sc, c.Outcome()) {
-					return append([]string(nil), c.Taken()...), nil
-				}
-				if c.Done() {
-					continue
-				}
-				k := keys.Key(c)
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-				if states++; states > limit {
-					return nil, fmt.Errorf("more than %d states: the race is too big to search for its shortest break", limit)
-				}
-				next = append(next, c)
-			}
-		}
-		level = next
-	}
-	return nil, nil
-}
-
-// FixResult is what the explorer says about a fix attempt.
-type FixResult struct {
-	// Schedules is the number of interleavings, Bad how many of them end
-	// with a verdict the goal forbids; Example is one of those.
-	Schedules int
-	Bad       int
-	Example   []string
-	Verdict   race.Verdict
-	Truncated bool
-	Cancelled bool
-}
-
-// Proven reports whether the fix holds over every interleaving.
-func (r FixResult) Proven() bool { return r.Bad == 0 && !r.Truncated && !r.Cancelled }
-
-// ProveFix explores every interleaving of sc and counts those that end
-// with a forbidden verdict.
-func (g *PlayGoal) ProveFix(ctx context.Context, sc *scenario.Scenario, opts explore.Options) (FixResult, error) {
-	r, err := explore.Explore(ctx, sc, opts)
-	if err != nil {
-		return FixResult{}, err
-	}
-	fr := FixResult{Schedules: r.Schedules, Truncated: r.Truncated, Cancelled: r.Cancelled}
-	for _, v := range g.Fix {
-		if n := r.Tally[v]; n > 0 {
-			if fr.Bad == 0 {
-				fr.Example, fr.Verdict = r.Examples[v], v
-			}
-			fr.Bad += n
-		}
-	}
-	return fr, nil
-}
-
-// breakSearchLimit bounds the search for a shortest break at validate time.
-const breakSearchLimit = 200_000
-
-// checkPlay proves a play step's goal: for a break, that the author's
-// order meets it in Par moves and that no shorter order does; for a fix,
-// that the race as written fails, that the author's settings change Par
-// knobs and hold over every interleaving, and that no fewer changes do.
-func (p *Pack) checkPlay(l *Lesson, s Step, field string) []error {
-	var errs []error
-	g := s.Goal
-	fail := func(f, msg string) {
-		errs = append(errs, &Error{File: l.File, Line: g.Line, Field: field + ".goal" + f, Msg: msg})
-	}
-	base, err := p.ScenarioFor(s, nil)
-	if err != nil {
-		return []error{&Error{File: l.File, Line: s.Line, Field: field + ".race", Msg: err.Error()}}
-	}
-	ctx := context.Background()
-	if g.IsBreak() {
-		w, err := race.New(base)
-		if err != nil {
-			fail(".schedule", err.Error())
-			return errs
-		}
-		for i, tok := range g.Schedule {
-			if err := w.Step(tok); err != nil {
-				fail(fmt.Sprintf(".schedule[%d]", i), err.Error())
-				return errs
-			}
-		}
-		if !g.BreakMet(base, w.Outcome()) {
-			fail(".schedule", "the order given does not meet the goal: "+firstBreakMiss(g, base, w.Outcome()))
-		}
-		if len(g.Schedule) != g.Par {
-			fail(".par", fmt.Sprintf("par is %d but the order given takes %d moves", g.Par, len(g.Schedule)))
-		}
-		best, err := g.ShortestBreak(ctx, base, breakSearchLimit)
-		switch {
-		case err != nil:
-			fail("", err.Error())
-		case best == nil:
-			fail(".break", "no order of steps meets this goal")
-		case len(best) < g.Par:
-			fail(".par", fmt.Sprintf("par is %d, but %d moves do it: %s", g.Par, len(best), strings.Join(best, " ")))
-		}
-		return errs
-	}
-	start := g.StartSettings(base)
-	r, err := g.ProveFix(ctx, base, explore.Options{})
-	if err != nil {
-		fail("", err.Error())
-		return errs
-	}
-	if r.Bad == 0 {
-		fail(".fix", fmt.Sprintf("nothing to fix: none of the %d interleavings ends %s", r.Schedules, verdictList(g.Fix)))
-	}
-	if n := g.Settings.Changes(start); n != g.Par {
-		fail(".par", fmt.Sprintf("par is %d but the settings given change %d", g.Par, n))
-	}
-	for c, m := range g.Settings {
-		if _, ok := start[c]; !ok {
-			fail(".settings", fmt.Sprintf("%s is not a controller this fix may change", c))
-			continue
-		}
-		for k, v := range m {
-			if !knobAllows(g.Knobs, k, v) {
-				fail(".settings", fmt.Sprintf("%s.%s=%s is not one of the values the step offers", c, k, v))
-			}
-		}
-	}
-	sc, err := Tuned(base, g.Answer(base))
-	if err != nil {
-		fail(".settings", err.Error())
-		return errs
-	}
-	if r, err := g.ProveFix(ctx, sc, explore.Options{}); err != nil {
-		fail(".settings", err.Error())
-	} else if !r.Proven() {
-		fail(".settings", fmt.Sprintf("the settings given do not fix it: %d of %d interleavings end %s, e.g. %s",
-			r.Bad, r.Schedules, r.Verdict, strings.Join(r.Example, " ")))
-	}
-	// No fewer changes may do: try every setting with fewer than Par
-	// changes (par is small, so this is a handful of explorations).
-	var smaller Settings
-	err = g.eachWithin(base, start, g.Par-1, func(s Settings) (bool, error) {
-		sc, err := Tuned(base, s)
-		if err != nil {
-			return true, nil // an invalid combination fixes nothing
-		}
-		r, err := g.ProveFix(ctx, sc, explore.Options{})
-		if err != nil {
-			return true, nil // a race that cannot run fixes nothing
-		}
-		if r.Proven() {
-			smaller = s
-			return false, nil
-		}
-		return true, nil
-	})
-	if err != nil {
-		fail("", err.Error())
-	}
-	if smaller != nil {
-		fail(".par", fmt.Sprintf("par is %d, but %d changes fix it: %s", g.Par, smaller.Changes(start), diffSettings(smaller, start)))
-	}
-	return errs
-}
-
-// eachWithin calls f on every setting reachable from start by changing
-// 1..n knobs, until f returns false.
-func (g *PlayGoal) eachWithin(base *scenario.Scenario, start Settings, n int, f func(Settings) (bool, error)) error {
-	type slot struct {
-		c string
-		k Knob
-	}
-	var slots []slot
-	for _, c := range g.Tunable(base) {
-		for _, k := range g.Knobs {
-			slots = append(slots, slot{c, k})
-		}
-	}
-	var rec func(from int, s Settings, left int) (bool, error)
-	rec = func(from int, s Settings, left int) (bool, error) {
-		if left == 0 {
-			return true, nil
-		}
-		for i := from; i < len(slots); i++ {
-			sl := slots[i]
-			for _, v := range sl.k.Values {
-				if v == start[sl.c][sl.k.Name] {
-					continue
-				}
-				t := s.Clone()
-				t[sl.c][sl.k.Name] = v
-				more, err := f(t)
-				if err != nil || !more {
-					return false, err
-				}
-				if more, err = rec(i+1, t, left-1); err != nil || !more {
-					return false, err
-				}
-			}
-		}
-		return true, nil
-	}
-	_, err := rec(0, start.Clone(), n)
-	return err
-}
-
-func knobAllows(ks []Knob, name KnobName, v string) bool {
-	for _, k := range ks {
+// Offers reports whether the goal offers value v for knob name.
+func (g *PlayGoal) Offers(name KnobName, v string) bool {
+	for _, k := range g.Knobs {
 		if k.Name == name {
-			return contains(k.Values, v)
+			return slices.Contains(k.Values, v)
 		}
 	}
 	return false
 }
 
-// diffSettings lists what s changes from start.
-func diffSettings(s, start Settings) string {
+// Diff is what s changes from from, per controller.
+func (s Settings) Diff(from Settings) Settings {
 	d := Settings{}
 	for c, m := range s {
 		for k, v := range m {
-			if start[c][k] != v {
+			if from[c][k] != v {
 				if d[c] == nil {
 					d[c] = map[KnobName]string{}
 				}
@@ -519,24 +272,7 @@ func diffSettings(s, start Settings) string {
 			}
 		}
 	}
-	return d.String()
-}
-
-func verdictList(vs []race.Verdict) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = string(v)
-	}
-	return strings.Join(s, " or ")
-}
-
-func firstBreakMiss(g *PlayGoal, sc *scenario.Scenario, o *race.Outcome) string {
-	for _, c := range g.Break {
-		if err := checkClaim(func() (*scenario.Scenario, error) { return sc, nil }, o, c); err != nil {
-			return err.Error()
-		}
-	}
-	return ""
+	return d
 }
 
 // errNoGoal is returned for a play step without a goal.

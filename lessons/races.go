@@ -3,7 +3,7 @@ package lessons
 import (
 	"encoding/json"
 	"fmt"
-	"sync"
+	"slices"
 
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -12,7 +12,8 @@ import (
 // RaceSpec names one race: a scenario of the pack's folder, the schedule
 // to play it with, and a strategy applied to some of its controllers. A
 // lesson step with an option (Step.Spec) and a quiz question with an
-// answer both come down to one.
+// answer both come down to one. Playing it is the race runtime's job
+// (lessons/racecache).
 type RaceSpec struct {
 	Scenario string
 	Schedule []string
@@ -35,9 +36,9 @@ func (s Step) Spec(opt *Option) RaceSpec {
 	return sp
 }
 
-// key identifies the race: two specs with the same key play the same race
+// Key identifies the race: two specs with the same key play the same race
 // (the strategy by value, not by pointer).
-func (sp RaceSpec) key() string {
+func (sp RaceSpec) Key() string {
 	b, err := json.Marshal(sp)
 	if err != nil {
 		// Every field is plain data; this cannot happen, and a key that
@@ -47,14 +48,14 @@ func (sp RaceSpec) key() string {
 	return string(b)
 }
 
-// scenario is base with the strategy applied to the controllers it names.
-// base is shared; the result is a copy.
-func (sp RaceSpec) scenario(base *scenario.Scenario) *scenario.Scenario {
+// Applied is base with the strategy applied to the controllers the spec
+// names. base is shared; the result is a copy.
+func (sp RaceSpec) Applied(base *scenario.Scenario) *scenario.Scenario {
 	sc := *base
 	sc.Controllers = append([]scenario.Controller(nil), base.Controllers...)
 	if sp.Strategy != nil {
 		for i, c := range sc.Controllers {
-			if len(sp.Apply) == 0 || contains(sp.Apply, c.Name) {
+			if len(sp.Apply) == 0 || slices.Contains(sp.Apply, c.Name) {
 				sc.Controllers[i].Program = sp.Strategy.Apply(c.Program)
 			}
 		}
@@ -62,100 +63,32 @@ func (sp RaceSpec) scenario(base *scenario.Scenario) *scenario.Scenario {
 	return &sc
 }
 
-// Races is the one race runtime of a pack: the lesson player, the quiz
-// and the course screens ask it for races. The simulator is
-// deterministic, so each race is played once and its outcome kept; a
-// scenario no lesson uses (a quiz question's) is read from the pack's
-// folder once and kept here, never added to the pack. It is safe for
-// concurrent use: screens compute races in commands, on goroutines of
-// their own.
-type Races struct {
-	pack      *Pack
-	mu        sync.Mutex
-	scenarios map[string]*scenario.Scenario
-	outcomes  map[string]*race.Outcome
+// ScenarioFor returns the scenario a step plays, with the option's
+// strategy applied to the controllers the step names (all when none). It
+// reads only the pack's own scenarios; the race runtime
+// (lessons/racecache) reads any in its folder.
+func (p *Pack) ScenarioFor(s Step, opt *Option) (*scenario.Scenario, error) {
+	if s.Race == nil {
+		return nil, fmt.Errorf("step has no race")
+	}
+	base, ok := p.Scenarios[s.Race.Scenario]
+	if !ok {
+		return nil, fmt.Errorf("scenario %s not loaded", s.Race.Scenario)
+	}
+	return s.Spec(opt).Applied(base), nil
 }
 
-// NewRaces is the race runtime of p.
-func NewRaces(p *Pack) *Races {
-	return &Races{pack: p, scenarios: map[string]*scenario.Scenario{}, outcomes: map[string]*race.Outcome{}}
-}
-
-// Pack is the pack the races come from.
-func (r *Races) Pack() *Pack { return r.pack }
-
-// Scenario is the scenario spec plays, with its strategy applied.
-func (r *Races) Scenario(sp RaceSpec) (*scenario.Scenario, error) {
-	base, err := r.base(sp.Scenario)
+// Run plays a step's race (with an option's strategy for choose steps),
+// afresh: the checks run each race once. Screens ask the race runtime
+// (lessons/racecache), which keeps them.
+func (p *Pack) Run(s Step, opt *Option) (*race.Outcome, error) {
+	sc, err := p.ScenarioFor(s, opt)
 	if err != nil {
 		return nil, err
 	}
-	return sp.scenario(base), nil
+	return race.Run(sc, race.Schedule{Tokens: s.Race.Schedule})
 }
 
-// base is the scenario file as parsed: the pack's own for its lessons'
-// scenarios, else read from the pack's folder once.
-func (r *Races) base(name string) (*scenario.Scenario, error) {
-	if name == "" {
-		return nil, fmt.Errorf("this step has no race")
-	}
-	if sc, ok := r.pack.Scenarios[name]; ok {
-		return sc, nil
-	}
-	r.mu.Lock()
-	sc, ok := r.scenarios[name]
-	r.mu.Unlock()
-	if ok {
-		return sc, nil
-	}
-	data, err := r.pack.readFile(name)
-	if err != nil {
-		return nil, err
-	}
-	sc, err = scenario.Parse(name, data)
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if first, ok := r.scenarios[name]; ok {
-		return first, nil // parsed twice at once: keep the first
-	}
-	r.scenarios[name] = sc
-	return sc, nil
-}
-
-// Race is spec's outcome, played the first time it is asked for. Two
-// callers asking at once may both play it; both get the outcome stored
-// first, so a race has one outcome, the same pointer every time.
-func (r *Races) Race(sp RaceSpec) (*race.Outcome, error) {
-	if o, ok := r.Cached(sp); ok {
-		return o, nil
-	}
-	sc, err := r.Scenario(sp)
-	if err != nil {
-		return nil, err
-	}
-	o, err := race.Run(sc, race.Schedule{Tokens: sp.Schedule})
-	if err != nil {
-		return nil, err
-	}
-	k := sp.key()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if first, ok := r.outcomes[k]; ok {
-		return first, nil
-	}
-	r.outcomes[k] = o
-	return o, nil
-}
-
-// Cached is spec's outcome if it has been played, without playing it: a
-// screen's Update asks this, and computes a missing race in a command.
-func (r *Races) Cached(sp RaceSpec) (*race.Outcome, bool) {
-	k := sp.key()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	o, ok := r.outcomes[k]
-	return o, ok
-}
+// ReadFile reads a file the pack names, with the rules every file of a
+// pack follows (inside the pack, regular, at most MaxFileSize).
+func (p *Pack) ReadFile(name string) ([]byte, error) { return p.readFile(name) }

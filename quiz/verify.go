@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 )
 
@@ -17,7 +18,7 @@ import (
 // Scenarios are read from the pack's folder (any file, not only those its
 // lessons use).
 func Verify(b *Bank, p *lessons.Pack) error {
-	races := lessons.NewRaces(p)
+	races := racecache.New(p)
 	var errs []error
 	for _, q := range b.Questions {
 		errs = append(errs, verifyQuestion(q, races)...)
@@ -25,7 +26,7 @@ func Verify(b *Bank, p *lessons.Pack) error {
 	return errors.Join(errs...)
 }
 
-func verifyQuestion(q *Question, races *lessons.Races) []error {
+func verifyQuestion(q *Question, races *racecache.Races) []error {
 	var errs []error
 	fail := func(line int, format string, args ...interface{}) {
 		errs = append(errs, &Error{File: q.File, Line: line, Field: q.ID, Msg: fmt.Sprintf(format, args...)})
@@ -121,7 +122,7 @@ func (q *Question) Spec(strategy *lessons.Strategy) lessons.RaceSpec {
 // Prepare reads the scenarios the bank's questions race, so that a broken
 // one is reported when the quiz opens rather than when its question
 // comes; races keeps them (the pack is not changed).
-func Prepare(b *Bank, races *lessons.Races) error {
+func Prepare(b *Bank, races *racecache.Races) error {
 	var errs []error
 	for _, q := range b.Questions {
 		if q.Scenario == "" {

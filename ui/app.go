@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -66,7 +67,7 @@ type Config struct {
 	Snippets func(name string) (string, error)
 	// LoadQuiz loads the question bank and the races of the course it is
 	// about (the built-in ones by default; see quizscreen.go).
-	LoadQuiz func() (*quiz.Bank, *lessons.Races, error)
+	LoadQuiz func() (*quiz.Bank, *racecache.Races, error)
 	// Today sets the quiz's default seed (the date; time.Now by default).
 	Today func() time.Time
 	// OpenSandbox starts on the sandbox instead of the home screen, on
@@ -133,7 +134,7 @@ type Model struct {
 	screen   screen
 	err      error
 	pack     *lessons.Pack
-	races    *lessons.Races
+	races    *racecache.Races
 	live     player.Live
 	prog     *progress.Progress
 	saveSeq  uint64
@@ -282,7 +283,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.started(nil)
 		}
 		pack := displayPack(msg.pack)
-		m.pack, m.prog, m.races = pack, msg.prog, lessons.NewRaces(msg.pack)
+		m.pack, m.prog, m.races = pack, msg.prog, racecache.New(msg.pack)
 		if m.cfg.Live != nil {
 			m.live = m.cfg.Live(msg.pack)
 		}

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/quiz"
 	quizui "github.com/conflictlab/conflictlab/ui/quiz"
 )
@@ -13,7 +14,7 @@ import (
 // LoadBuiltinQuiz loads the built-in question bank and the races of the
 // built-in course: the bank is about that course whatever pack the
 // lessons come from.
-func LoadBuiltinQuiz() (*quiz.Bank, *lessons.Races, error) {
+func LoadBuiltinQuiz() (*quiz.Bank, *racecache.Races, error) {
 	bank, err := quiz.Default()
 	if err != nil {
 		return nil, nil, err
@@ -22,7 +23,7 @@ func LoadBuiltinQuiz() (*quiz.Bank, *lessons.Races, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	races := lessons.NewRaces(pack)
+	races := racecache.New(pack)
 	if err := quiz.Prepare(bank, races); err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/ui/nav"
@@ -18,7 +19,7 @@ import (
 
 // The quiz fixture is six questions of every kind about the fixture course
 // (testdata/quizbank), so the goldens change only when the screen does.
-func fixtureQuiz() (*quiz.Bank, *lessons.Races, error) {
+func fixtureQuiz() (*quiz.Bank, *racecache.Races, error) {
 	bank, err := quiz.Load(os.DirFS("testdata/quizbank"))
 	if err != nil {
 		return nil, nil, err
@@ -27,7 +28,7 @@ func fixtureQuiz() (*quiz.Bank, *lessons.Races, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	races := lessons.NewRaces(pack)
+	races := racecache.New(pack)
 	return bank, races, quiz.Prepare(bank, races)
 }
 

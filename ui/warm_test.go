@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
@@ -58,7 +59,7 @@ func TestStartedOnceAfterTheFirstScreen(t *testing.T) {
 // runs after Started, in the same command.
 func TestStartedBeforeTheWarmUp(t *testing.T) {
 	m := app(start(t, testConfig(t), 100, 30))
-	m.races = lessons.NewRaces(m.races.Pack()) // nothing warmed yet
+	m.races = racecache.New(m.races.Pack()) // nothing warmed yet
 	spec, ok := m.firstRace()
 	if !ok {
 		t.Fatal("the fixture course has no race to warm")

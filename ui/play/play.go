@@ -17,6 +17,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/playgoal"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -48,7 +49,7 @@ type proveProgress struct {
 
 type proveDone struct {
 	gen     int
-	res     lessons.FixResult
+	res     playgoal.FixResult
 	example *race.Outcome
 	err     error
 }
@@ -83,7 +84,7 @@ type Model struct {
 	cancel  context.CancelFunc
 	done    int
 	// result is the last proof's verdict, for the settings provenFor.
-	result    *lessons.FixResult
+	result    *playgoal.FixResult
 	provenFor lessons.Settings
 	// watching: the learner plays the failed proof's example order. When
 	// the stage is short the settings table folds to one line so the
@@ -293,7 +294,7 @@ func (m Model) breakKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		m.world = m.hist[len(m.hist)-1]
 		m.hist = m.hist[:len(m.hist)-1]
-		m.solved = m.goal.BreakMet(m.base, m.world.Outcome())
+		m.solved = playgoal.BreakMet(m.goal, m.base, m.world.Outcome())
 		m.notice = ""
 		m.refresh()
 	case key.Matches(msg, k.Restart):
@@ -332,7 +333,7 @@ func (m Model) move(tok string) (Model, tea.Cmd) {
 	m.hist = append(m.hist, before)
 	m.notice = ""
 	m.refresh()
-	if m.goal.BreakMet(m.base, m.world.Outcome()) {
+	if playgoal.BreakMet(m.goal, m.base, m.world.Outcome()) {
 		m.solved = true
 		m.attempts++
 		n := len(m.world.Taken())
@@ -444,7 +445,7 @@ func (m Model) prove() (Model, tea.Cmd) {
 	run := func() tea.Msg {
 		defer close(ch)
 		defer cancel()
-		res, err := goal.ProveFix(ctx, sc, explore.Options{Progress: func(done int) bool {
+		res, err := playgoal.ProveFix(ctx, goal, sc, explore.Options{Progress: func(done int) bool {
 			select {
 			case ch <- done:
 			default: // the last report is still unread: skip this one

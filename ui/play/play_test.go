@@ -12,6 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/playgoal"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -30,7 +32,7 @@ func open(t *testing.T, i, w, h int) Model {
 func openIn(t *testing.T, p *lessons.Pack, l *lessons.Lesson, i, w, h int) Model {
 	t.Helper()
 	s := l.Steps[i]
-	sc, err := lessons.NewRaces(p).Scenario(s.Spec(nil))
+	sc, err := racecache.New(p).Scenario(s.Spec(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,7 +328,7 @@ func TestStepKeysInTheBar(t *testing.T) {
 			if s.Kind != lessons.Play || !s.Goal.IsBreak() {
 				continue
 			}
-			sc, err := lessons.NewRaces(course).Scenario(s.Spec(nil))
+			sc, err := racecache.New(course).Scenario(s.Spec(nil))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -455,7 +457,7 @@ func TestCountsAgree(t *testing.T) {
 	see(t, b, "Author's order: a (1 move)")
 
 	f := open(t, 1, 100, 30)
-	f.result = &lessons.FixResult{Schedules: 1, Bad: 1, Verdict: "lost", Example: []string{"a", "b"}}
+	f.result = &playgoal.FixResult{Schedules: 1, Bad: 1, Verdict: "lost", Example: []string{"a", "b"}}
 	f.provenFor = f.settings.Clone()
 	see(t, f, "✗ 1 of 1 order ends lost, e.g. a b")
 	f.result.Schedules = 6

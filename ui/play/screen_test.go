@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -68,7 +69,7 @@ func TestPlayStepKeyListsGiveEachKeyOneMeaning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	races := lessons.NewRaces(course)
+	races := racecache.New(course)
 	modes := map[bool]int{}
 	for li, l := range course.Lessons {
 		var next *lessons.Lesson
@@ -172,7 +173,7 @@ func TestSolvedLineCountsInNumber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	races := lessons.NewRaces(course)
+	races := racecache.New(course)
 	for _, l := range course.Lessons {
 		for i, s := range l.Steps {
 			if s.Kind != lessons.Play || s.Goal.IsBreak() || s.Goal.Par != 1 {
@@ -192,7 +193,7 @@ func TestSolvedLineCountsInNumber(t *testing.T) {
 
 // openStep opens step i of lesson l in a player of w×h, driven as the app
 // drives it, and returns the step's race as written.
-func openStep(t *testing.T, races *lessons.Races, l, next *lessons.Lesson, i, w, h int) (*uitest.Driver, *scenario.Scenario) {
+func openStep(t *testing.T, races *racecache.Races, l, next *lessons.Lesson, i, w, h int) (*uitest.Driver, *scenario.Scenario) {
 	t.Helper()
 	sc, err := races.Scenario(l.Steps[i].Spec(nil))
 	if err != nil {

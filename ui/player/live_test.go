@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 )
 
@@ -43,7 +44,7 @@ func openLive(t *testing.T, failure error) (*fixture, *fakeLive) {
 
 func packOf(t *testing.T) *lessons.Pack {
 	t.Helper()
-	return open(t, "lost-update", 0).player().races.(*lessons.Races).Pack()
+	return open(t, "lost-update", 0).player().races.(*racecache.Races).Pack()
 }
 
 func TestLiveReplayAsksFirstAndShowsTheServer(t *testing.T) {

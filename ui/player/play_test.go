@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
@@ -22,7 +23,7 @@ func openPlay(t *testing.T, step, w, h int, prog *progress.Progress) *fixture {
 	if prog == nil {
 		prog = progress.New()
 	}
-	m, cmd := New(p.Lessons[0], nil, prog, lessons.NewRaces(p), styles.New(true, true), step)
+	m, cmd := New(p.Lessons[0], nil, prog, racecache.New(p), styles.New(true, true), step)
 	m.SetTicker(uitest.Ticker)
 	m.SetSnippets(func(name string) (string, error) { return "// snippet " + name + "\nfunc F() {}", nil })
 	m.SetSize(w, h)

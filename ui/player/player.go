@@ -30,7 +30,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
-// Races is all the player asks of the simulator (lessons.Races): the
+// Races is all the player asks of the simulator (racecache.Races): the
 // whole run of a step's race, with an option's strategy applied for
 // choose steps, and whether it has been computed already.
 type Races = stage.Races
@@ -41,7 +41,7 @@ type Races = stage.Races
 // terminal.
 const WideWidth = 119
 
-// scenarios is what a play step also asks of the races (lessons.Races
+// scenarios is what a play step also asks of the races (racecache.Races
 // has it): the scenario itself, to step it or tune it.
 type scenarios interface {
 	Scenario(lessons.RaceSpec) (*scenario.Scenario, error)

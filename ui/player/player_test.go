@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/nav"
@@ -56,7 +57,7 @@ func openSized(t *testing.T, lesson string, step, w, h int, edit func(*lessons.L
 		next = p.Lesson(l.Next)
 	}
 	prog := progress.New()
-	m, cmd := New(l, next, prog, lessons.NewRaces(p), styles.New(true, true), step)
+	m, cmd := New(l, next, prog, racecache.New(p), styles.New(true, true), step)
 	m.SetTicker(uitest.Ticker)
 	m.SetSnippets(func(name string) (string, error) { return "// snippet " + name + "\nfunc F() {}", nil })
 	m.SetSize(w, h)
@@ -318,7 +319,7 @@ type countingRaces struct {
 
 func (r *countingRaces) Race(sp lessons.RaceSpec) (*race.Outcome, error) {
 	r.n++
-	return lessons.NewRaces(r.p).Race(sp)
+	return racecache.New(r.p).Race(sp)
 }
 
 func (r *countingRaces) Cached(lessons.RaceSpec) (*race.Outcome, bool) { return nil, false }
@@ -426,7 +427,7 @@ func TestRevisitedStepShowsTheScoredAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, cmd := New(p.Lesson("lost-update"), nil, f.prog, lessons.NewRaces(p), styles.New(true, true), 0)
+	m, cmd := New(p.Lesson("lost-update"), nil, f.prog, racecache.New(p), styles.New(true, true), 0)
 	m.SetTicker(uitest.Ticker)
 	m.SetSize(100, 30)
 	g := &fixture{Driver: &uitest.Driver{T: t, Model: wrap{m}}, prog: f.prog}
@@ -450,7 +451,7 @@ func TestARaceComputedElsewhereIsOnStageAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	races := lessons.NewRaces(p)
+	races := racecache.New(p)
 	l := p.Lesson("lost-update")
 	warmed, err := races.Race(l.Steps[0].Spec(nil))
 	if err != nil {

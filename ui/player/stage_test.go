@@ -8,6 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -27,7 +28,7 @@ func openEdited(t *testing.T, edit func(l *lessons.Lesson)) *fixture {
 	l := p.Lesson("lost-update")
 	edit(l)
 	prog := progress.New()
-	m, cmd := New(l, nil, prog, lessons.NewRaces(p), styles.New(true, true), 0)
+	m, cmd := New(l, nil, prog, racecache.New(p), styles.New(true, true), 0)
 	m.SetTicker(uitest.Ticker)
 	m.SetSnippets(func(name string) (string, error) { return "// snippet " + name + "\nfunc F() {}", nil })
 	m.SetSize(80, 22)

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
@@ -86,7 +87,7 @@ func TestTallyOnTheCourseStep(t *testing.T) {
 	}
 	l := p.Lesson("stale-cache")
 	const step = 3 // "A busy object": over every interleaving, how often does c conflict?
-	races := lessons.NewRaces(p)
+	races := racecache.New(p)
 	m, cmd := New(l, nil, progress.New(), races, styles.New(true, true), step)
 	m.SetTicker(uitest.Ticker)
 	m.SetSnippets(func(string) (string, error) { return "", nil })

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
@@ -125,7 +126,7 @@ func (k *walker) seenWords(what, src string, frames []string) {
 }
 
 func walkPack(t *testing.T, name string, p *lessons.Pack) (checked, failed int) {
-	races := lessons.NewRaces(p)
+	races := racecache.New(p)
 	st := styles.New(true, true)
 	for li, l := range p.Lessons {
 		for si, s := range l.Steps {

@@ -30,7 +30,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
-// Races is what the quiz asks of the simulator (lessons.Races).
+// Races is what the quiz asks of the simulator (racecache.Races).
 type Races = stage.Races
 
 // Data is what the quiz needs; it is loaded off the UI loop when the

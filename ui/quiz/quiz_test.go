@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	qz "github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/ui/nav"
@@ -55,7 +56,7 @@ func (f *fixture) back() {
 
 var today = time.Date(2026, 1, 15, 9, 30, 0, 0, time.UTC)
 
-func loadFixture(t testing.TB) (*qz.Bank, *lessons.Races) {
+func loadFixture(t testing.TB) (*qz.Bank, *racecache.Races) {
 	t.Helper()
 	bank, err := qz.Load(os.DirFS("../testdata/quizbank"))
 	if err != nil {
@@ -65,7 +66,7 @@ func loadFixture(t testing.TB) (*qz.Bank, *lessons.Races) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	races := lessons.NewRaces(pack)
+	races := racecache.New(pack)
 	if err := qz.Prepare(bank, races); err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +439,7 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 	findKind(t, f, qz.Race)
 	m := f.quiz()
 	d := *m.data
-	d.Races = lessons.NewRaces(d.Races.(*lessons.Races).Pack()) // as if it had not been computed yet
+	d.Races = racecache.New(d.Races.(*racecache.Races).Pack()) // as if it had not been computed yet
 	m.data = &d
 	m.req.Clear()
 	first := m.show(-1, true, false)

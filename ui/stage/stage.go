@@ -14,7 +14,7 @@ import (
 	"github.com/conflictlab/conflictlab/sim/race"
 )
 
-// Races is all a stage asks of the simulator (lessons.Races): a race's
+// Races is all a stage asks of the simulator (racecache.Races): a race's
 // whole run, and whether it has been computed already.
 type Races interface {
 	Race(lessons.RaceSpec) (*race.Outcome, error)

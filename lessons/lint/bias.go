@@ -1,6 +1,11 @@
-package lessons
+// Package lint holds the content linters of a lesson pack: what a race
+// is shown beside (code.go: the code must be what the race plays), what a
+// text may point at (screen.go: only what is on the screen), and what
+// gives an answer away before it is earned (bias.go).
+package lint
 
 import (
+	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/answerbias"
 )
 
@@ -10,9 +15,9 @@ import (
 // reading the race. Warnings measures the pack's predict and choose steps
 // with the rules the quiz bank is held to (package answerbias).
 
-// Warnings returns the pack's answer-bias warnings (nil when none). They
+// Bias returns the pack's answer-bias warnings (nil when none). They
 // do not make a pack invalid; the built-in course is tested to have none.
-func (p *Pack) Warnings() []error {
+func Bias(p *lessons.Pack) []error {
 	type at struct {
 		file string
 		line int
@@ -23,7 +28,7 @@ func (p *Pack) Warnings() []error {
 	for _, l := range p.Lessons {
 		files[l.ID] = l.File
 		for _, s := range l.Steps {
-			if s.Kind != Predict && s.Kind != Choose || len(s.Options) < 2 {
+			if s.Kind != lessons.Predict && s.Kind != lessons.Choose || len(s.Options) < 2 {
 				continue
 			}
 			right, n := -1, 0
@@ -43,7 +48,7 @@ func (p *Pack) Warnings() []error {
 	}
 	var out []error
 	for _, pr := range answerbias.Measure(items).Problems() {
-		e := &Error{File: ".", Msg: "warning: " + pr.Msg}
+		e := &lessons.Error{File: ".", Msg: "warning: " + pr.Msg}
 		switch {
 		case pr.Item >= 0:
 			e.File, e.Line = where[pr.Item].file, where[pr.Item].line

@@ -1,20 +1,24 @@
-package lessons
+package playgoal
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/internal/packtest"
 	"github.com/conflictlab/conflictlab/sim/race"
 )
 
 // playPack is a one-lesson pack around the course's lost-update race
 // with one play step whose goal is goal (YAML, indented for the step).
-func playPack(t *testing.T, goal string) (*Pack, error) {
+func playPack(t *testing.T, goal string) (*lessons.Pack, error) {
 	t.Helper()
-	sc, err := os.ReadFile("course/scenarios/lost-update.yaml")
+	sc, err := os.ReadFile("../course/scenarios/lost-update.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,13 +35,13 @@ steps:
     race: {scenario: scenarios/lost-update.yaml}
     goal:
 ` + goal
-	return Load(fstest.MapFS{
+	return lessons.Load(fstest.MapFS{
 		"01-play.yaml":               {Data: []byte(lesson)},
 		"scenarios/lost-update.yaml": {Data: sc},
 	})
 }
 
-func mustPlayPack(t *testing.T, goal string) *Pack {
+func mustPlayPack(t *testing.T, goal string) *lessons.Pack {
 	t.Helper()
 	p, err := playPack(t, goal)
 	if err != nil {
@@ -54,11 +58,11 @@ const breakGoal = `      break:
 
 func TestPlayBreakGoalValidates(t *testing.T) {
 	p := mustPlayPack(t, breakGoal)
-	if err := p.Check(); err != nil {
+	if err := prove(p); err != nil {
 		t.Fatal(err)
 	}
 	s := p.Lessons[0].Steps[0]
-	if s.Kind != Play || s.Goal == nil || !s.Goal.IsBreak() {
+	if s.Kind != lessons.Play || s.Goal == nil || !s.Goal.IsBreak() {
 		t.Fatalf("step parsed as %+v", s)
 	}
 }
@@ -66,17 +70,17 @@ func TestPlayBreakGoalValidates(t *testing.T) {
 func TestPlayBreakParMustBeTheMinimum(t *testing.T) {
 	// A longer order that also breaks it: par 5 is not the fewest moves.
 	p := mustPlayPack(t, strings.NewReplacer("par: 4", "par: 3").Replace(breakGoal))
-	wantProblem(t, p.Check(), "steps[0].goal.par", "par is 3 but the order given takes 4 moves")
+	packtest.WantProblem(t, prove(p), "steps[0].goal.par", "par is 3 but the order given takes 4 moves")
 }
 
 func TestPlayBreakScheduleMustBreakIt(t *testing.T) {
 	p := mustPlayPack(t, strings.Replace(breakGoal, "[a, b, a, b]", "[a, a, b, b]", 1))
-	wantProblem(t, p.Check(), "steps[0].goal.schedule", "does not meet the goal", "data.owner is not lost")
+	packtest.WantProblem(t, prove(p), "steps[0].goal.schedule", "does not meet the goal", "data.owner is not lost")
 }
 
 func TestPlayBreakUnreachable(t *testing.T) {
 	p := mustPlayPack(t, strings.Replace(breakGoal, "lost: data.owner", "lost: data.mode", 1))
-	wantProblem(t, p.Check(), "no order of steps meets this goal")
+	packtest.WantProblem(t, prove(p), "no order of steps meets this goal")
 }
 
 func TestShortestBreakIsShortest(t *testing.T) {
@@ -86,7 +90,7 @@ func TestShortestBreakIsShortest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	best, err := s.Goal.ShortestBreak(context.Background(), sc, 1000)
+	best, err := ShortestBreak(context.Background(), s.Goal, sc, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,14 +100,14 @@ func TestShortestBreakIsShortest(t *testing.T) {
 	// It really breaks it, and its first three moves do not.
 	w, _ := race.New(sc)
 	for i, tok := range best {
-		if s.Goal.BreakMet(sc, w.Outcome()) {
+		if BreakMet(s.Goal, sc, w.Outcome()) {
 			t.Fatalf("goal met after %d moves of %v", i, best)
 		}
 		if err := w.Step(tok); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if !s.Goal.BreakMet(sc, w.Outcome()) {
+	if !BreakMet(s.Goal, sc, w.Outcome()) {
 		t.Fatalf("%v does not break it", best)
 	}
 }
@@ -120,11 +124,11 @@ const fixGoal = `      fix: [lost]
 
 func TestPlayFixGoalValidates(t *testing.T) {
 	p := mustPlayPack(t, fixGoal)
-	if err := p.Check(); err != nil {
+	if err := prove(p); err != nil {
 		t.Fatal(err)
 	}
 	g := p.Lessons[0].Steps[0].Goal
-	if g.IsBreak() || len(g.Knobs) != 2 || g.Knobs[0].Name != KnobWrite || g.Knobs[1].Name != KnobRetry {
+	if g.IsBreak() || len(g.Knobs) != 2 || g.Knobs[0].Name != lessons.KnobWrite || g.Knobs[1].Name != lessons.KnobRetry {
 		t.Fatalf("goal parsed as %+v (knobs keep their order)", g)
 	}
 }
@@ -135,22 +139,22 @@ func TestPlayFixParMustBeTheMinimum(t *testing.T) {
 	goal := strings.Replace(fixGoal, "par: 2", "par: 3", 1)
 	goal = strings.Replace(goal, "b: {write: update}", "b: {write: update, retry: default}", 1)
 	p := mustPlayPack(t, goal)
-	wantProblem(t, p.Check(), "steps[0].goal.par", "par is 3, but")
+	packtest.WantProblem(t, prove(p), "steps[0].goal.par", "par is 3, but")
 }
 
 func TestPlayFixSettingsMustFix(t *testing.T) {
 	goal := strings.Replace(fixGoal, "b: {write: update}", "b: {retry: default}", 1)
 	p := mustPlayPack(t, goal)
-	wantProblem(t, p.Check(), "steps[0].goal.settings", "do not fix it")
+	packtest.WantProblem(t, prove(p), "steps[0].goal.settings", "do not fix it")
 }
 
 func TestPlayFixNeedsSomethingToFix(t *testing.T) {
 	p := mustPlayPack(t, strings.Replace(fixGoal, "fix: [lost]", "fix: [unfinished]", 1))
-	wantProblem(t, p.Check(), "nothing to fix")
+	packtest.WantProblem(t, prove(p), "nothing to fix")
 }
 
 func TestPlayStepShape(t *testing.T) {
-	sc, err := os.ReadFile("course/scenarios/lost-update.yaml")
+	sc, err := os.ReadFile("../course/scenarios/lost-update.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +164,7 @@ func TestPlayStepShape(t *testing.T) {
 		{"  - kind: play\n    title: T\n    text: x\n    question: q\n    hint: h\n    race: {scenario: scenarios/lost-update.yaml}\n    claims: [{lost: data.owner}]\n    goal: {break: [{lost: data.owner}], par: 4, schedule: [a, b, a, b]}\n", "steps[0].claims: a play step's claims go in its goal"},
 		{"  - kind: play\n    title: T\n    text: x\n    hint: h\n    race: {scenario: scenarios/lost-update.yaml}\n    goal: {break: [{lost: data.owner}], par: 4, schedule: [a, b, a, b]}\n", "steps[0].question"},
 	} {
-		_, err := Load(fstest.MapFS{
+		_, err := lessons.Load(fstest.MapFS{
 			"01-play.yaml":               {Data: []byte("id: p\ntitle: P\nsummary: [one, two]\nsteps:\n" + c.step)},
 			"scenarios/lost-update.yaml": {Data: sc},
 		})
@@ -191,4 +195,17 @@ func TestPlayGoalParseErrors(t *testing.T) {
 			t.Errorf("error does not name the file and line: %v", err)
 		}
 	}
+}
+
+// prove proves every play step of p, as lessons validate does.
+func prove(p *lessons.Pack) error {
+	var errs []error
+	for _, l := range p.Lessons {
+		for i, s := range l.Steps {
+			if s.Kind == lessons.Play {
+				errs = append(errs, Prove(p, l, s, fmt.Sprintf("steps[%d]", i))...)
+			}
+		}
+	}
+	return errors.Join(errs...)
 }

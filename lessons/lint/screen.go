@@ -1,9 +1,11 @@
-package lessons
+package lint
 
 import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/conflictlab/conflictlab/lessons"
 )
 
 // Feedback points at the screen, and only at what is on it. A predict
@@ -23,8 +25,9 @@ var RaceMentions = []string{
 }
 
 // ScreenParts are the parts of the screen a text may name as "X pane" or
-// "X column" (besides each controller's own column, "b's column"). Keep
-// it in step with ui/raceview's header and ui/codepane.
+// "X column" (besides each controller's own column, "b's column"): the
+// code pane, and the columns ui/raceview heads its timeline with
+// (TestScreenPartsAreTheRaceViewsColumns draws one and compares).
 var ScreenParts = map[string][]string{
 	"pane":   {"code"},
 	"column": {"rv", "server rv", "api server", "cache", "caches", "server"},
@@ -51,15 +54,15 @@ type shownText struct {
 	hidden      bool
 }
 
-// checkScreen applies both rules to every step of a lesson.
-func (p *Pack) checkScreen(l *Lesson) []error {
+// Screen applies both rules to every step of a lesson.
+func Screen(p *lessons.Pack, l *lessons.Lesson) []error {
 	var errs []error
 	fail := func(line int, f, msg string) {
-		errs = append(errs, &Error{File: l.File, Line: line, Field: f, Msg: msg})
+		errs = append(errs, &lessons.Error{File: l.File, Line: line, Field: f, Msg: msg})
 	}
 	for i, s := range l.Steps {
 		field := fmt.Sprintf("steps[%d]", i)
-		hidden := s.Kind == Predict && s.Race != nil
+		hidden := s.Kind == lessons.Predict && s.Race != nil
 		texts := []shownText{
 			{field + ".text", s.Text, s.Line, false},
 			{field + ".question", s.Question, s.Line, false},

@@ -1,105 +1,53 @@
-package lessons
+// Package claims decides the claims a lesson or quiz question makes about
+// a race: Check tests one claim against an outcome, and CheckStep is the
+// author's solver for a read, predict or choose step (a correct option's
+// claims must hold and a wrong one's must not), so the course cannot say
+// something the simulator does not do.
+package claims
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
-// ScenarioFor returns the scenario a step plays, with the option's
-// strategy applied to the controllers the step names (all when none). It
-// reads only the pack's own scenarios; Races reads any in its folder.
-func (p *Pack) ScenarioFor(s Step, opt *Option) (*scenario.Scenario, error) {
-	if s.Race == nil {
-		return nil, fmt.Errorf("step has no race")
-	}
-	base, ok := p.Scenarios[s.Race.Scenario]
-	if !ok {
-		return nil, fmt.Errorf("scenario %s not loaded", s.Race.Scenario)
-	}
-	return s.Spec(opt).scenario(base), nil
-}
-
-// Run plays a step's race (with an option's strategy for choose steps),
-// afresh: the checks run each race once. Screens ask Races, which keeps
-// them.
-func (p *Pack) Run(s Step, opt *Option) (*race.Outcome, error) {
-	sc, err := p.ScenarioFor(s, opt)
-	if err != nil {
-		return nil, err
-	}
-	return race.Run(sc, race.Schedule{Tokens: s.Race.Schedule})
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Check runs every race of every lesson and checks every claim, the way an
-// author's solver would: step claims must hold; a predict option's claims
-// must hold exactly when it is correct; a choose option's own claims must
-// hold, and the step's claims (the goal) must hold for its race exactly
-// when the option is correct.
-func (p *Pack) Check() error {
-	var errs []error
-	for _, l := range p.Lessons {
-		for i, s := range l.Steps {
-			field := fmt.Sprintf("steps[%d]", i)
-			if s.Race == nil {
-				if len(s.Claims) > 0 {
-					errs = append(errs, &Error{File: l.File, Line: s.Line, Field: field + ".claims", Msg: "claims need a race"})
-				}
-				continue
-			}
-			if s.Kind == Play {
-				errs = append(errs, p.checkPlay(l, s, field)...)
-			} else {
-				errs = append(errs, p.checkStep(l, s, field)...)
-			}
-			errs = append(errs, p.checkCode(l, s, field)...)
-		}
-		errs = append(errs, p.checkScreen(l)...)
-	}
-	return errors.Join(errs...)
-}
-
-func (p *Pack) checkStep(l *Lesson, s Step, field string) []error {
+// CheckStep checks the claims of a read, predict or choose step (field
+// names it in messages, "steps[3]"): a step's claims hold on its race; a
+// predict option's claims hold exactly when it is correct; a choose
+// option's own claims hold on its race, and the step's claims (the goal)
+// hold for it exactly when it is correct. It plays each race afresh.
+func CheckStep(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string) []error {
 	var errs []error
 	fail := func(line int, f, msg string) {
-		errs = append(errs, &Error{File: l.File, Line: line, Field: f, Msg: msg})
+		errs = append(errs, &lessons.Error{File: l.File, Line: line, Field: f, Msg: msg})
 	}
 	switch s.Kind {
-	case Read, Predict:
+	case lessons.Read, lessons.Predict:
 		o, err := p.Run(s, nil)
 		if err != nil {
 			fail(s.Line, field+".race", err.Error())
 			return errs
 		}
 		for j, c := range s.Claims {
-			if err := p.CheckClaim(s, nil, o, c); err != nil {
+			if err := CheckClaim(p, s, nil, o, c); err != nil {
 				fail(c.Line, fmt.Sprintf("%s.claims[%d]", field, j), err.Error())
 			}
 		}
 		for k, opt := range s.Options {
 			f := fmt.Sprintf("%s.options[%d]", field, k)
-			if len(opt.Claims) == 0 && s.Kind == Predict {
+			if len(opt.Claims) == 0 && s.Kind == lessons.Predict {
 				fail(opt.Line, f+".claims", "a predict option needs claims the simulator can confirm or refute")
 				continue
 			}
 			var first error
 			for _, c := range opt.Claims {
-				if err := p.CheckClaim(s, nil, o, c); err != nil && first == nil {
+				if err := CheckClaim(p, s, nil, o, c); err != nil && first == nil {
 					first = err
 				}
 			}
@@ -110,7 +58,7 @@ func (p *Pack) checkStep(l *Lesson, s Step, field string) []error {
 				fail(opt.Line, f, "marked wrong, but every claim it makes holds in the simulator")
 			}
 		}
-	case Choose:
+	case lessons.Choose:
 		if len(s.Claims) == 0 {
 			fail(s.Line, field+".claims", "a choose step needs goal claims that tell right strategies from wrong ones")
 		}
@@ -123,13 +71,13 @@ func (p *Pack) checkStep(l *Lesson, s Step, field string) []error {
 				continue
 			}
 			for j, c := range opt.Claims {
-				if err := p.CheckClaim(s, &opt, o, c); err != nil {
+				if err := CheckClaim(p, s, &opt, o, c); err != nil {
 					fail(c.Line, fmt.Sprintf("%s.claims[%d]", f, j), err.Error())
 				}
 			}
 			var first error
 			for _, c := range s.Claims {
-				if err := p.CheckClaim(s, &opt, o, c); err != nil && first == nil {
+				if err := CheckClaim(p, s, &opt, o, c); err != nil && first == nil {
 					first = err
 				}
 			}
@@ -145,18 +93,14 @@ func (p *Pack) checkStep(l *Lesson, s Step, field string) []error {
 }
 
 // CheckClaim tests one claim against an outcome of the step's race.
-func (p *Pack) CheckClaim(s Step, opt *Option, o *race.Outcome, c Claim) error {
-	return checkClaim(func() (*scenario.Scenario, error) { return p.ScenarioFor(s, opt) }, o, c)
+func CheckClaim(p *lessons.Pack, s lessons.Step, opt *lessons.Option, o *race.Outcome, c lessons.Claim) error {
+	return Check(c, o, func() (*scenario.Scenario, error) { return p.ScenarioFor(s, opt) })
 }
 
-// CheckClaim tests one claim against an outcome of spec's race.
-func (r *Races) CheckClaim(sp RaceSpec, o *race.Outcome, c Claim) error {
-	return checkClaim(func() (*scenario.Scenario, error) { return r.Scenario(sp) }, o, c)
-}
-
-// checkClaim tests c against o; scenarioOf is the race's scenario, which
-// only an explore claim needs.
-func checkClaim(scenarioOf func() (*scenario.Scenario, error), o *race.Outcome, c Claim) error {
+// Check tests c against o: nil when it holds, else what the race did
+// instead. scenarioOf is the race's scenario, which only an explore claim
+// needs (it plays every interleaving of it).
+func Check(c lessons.Claim, o *race.Outcome, scenarioOf func() (*scenario.Scenario, error)) error {
 	switch {
 	case c.Verdict != "":
 		if o.Verdict != c.Verdict {
@@ -294,7 +238,7 @@ func lostFields(o *race.Outcome) string {
 	return strings.Join(f, ", ")
 }
 
-func checkCode(o *race.Outcome, c CodeClaim) error {
+func checkCode(o *race.Outcome, c lessons.CodeClaim) error {
 	if c.Step != nil {
 		if *c.Step < 0 || *c.Step >= len(o.Steps) {
 			return fmt.Errorf("the run has no step %d", *c.Step)
@@ -316,7 +260,7 @@ func checkCode(o *race.Outcome, c CodeClaim) error {
 	return fmt.Errorf("%s never got a %d", who, c.Is)
 }
 
-func checkCount(o *race.Outcome, c CountClaim, what string, get func(race.ControllerResult) int) error {
+func checkCount(o *race.Outcome, c lessons.CountClaim, what string, get func(race.ControllerResult) int) error {
 	for _, cr := range o.Controllers {
 		if cr.Name != c.Controller {
 			continue
@@ -345,7 +289,7 @@ func longestReconcile(o *race.Outcome, name string) int64 {
 	return 0
 }
 
-func countWant(c CountClaim) string {
+func countWant(c lessons.CountClaim) string {
 	switch {
 	case c.Is != nil:
 		return fmt.Sprintf("want exactly %d", *c.Is)

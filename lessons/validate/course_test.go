@@ -1,16 +1,20 @@
-package lessons
+package validate
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/conflictlab/conflictlab/lessons"
+)
 
 // TestCourseClaimsHold is the author's solver over the built-in course:
 // every claim of every step holds in the simulator, every correct answer is
 // confirmed and every wrong one refuted.
 func TestCourseClaimsHold(t *testing.T) {
-	p, err := Course()
+	p, err := lessons.Course()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Check(); err != nil {
+	if err := Check(p); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -18,11 +22,11 @@ func TestCourseClaimsHold(t *testing.T) {
 // TestCourseHasNoAnswerBias: the built-in course's right answers are
 // neither systematically the longest nor in one position.
 func TestCourseHasNoAnswerBias(t *testing.T) {
-	p, err := Course()
+	p, err := lessons.Course()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range p.Warnings() {
+	for _, w := range Warnings(p) {
 		t.Error(w)
 	}
 }

@@ -1,11 +1,13 @@
-package lessons
+package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -19,17 +21,17 @@ import (
 // attempt" and "the Lister first, a GET on retries" look alike in a
 // timeline and differ in the request count.
 
-// checkCode ties every built-in snippet a step or option shows beside a
-// race to the controllers that race runs.
-func (p *Pack) checkCode(l *Lesson, s Step, field string) []error {
+// Code ties every built-in snippet a step or option shows beside a race to
+// the controllers that race runs (field names the step, "steps[3]").
+func Code(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string) []error {
 	var errs []error
 	fail := func(line int, f, msg string) {
-		errs = append(errs, &Error{File: l.File, Line: line, Field: f, Msg: msg})
+		errs = append(errs, &lessons.Error{File: l.File, Line: line, Field: f, Msg: msg})
 	}
 	if s.Race == nil {
 		return nil
 	}
-	if s.Code != "" && s.Kind != Choose {
+	if s.Code != "" && s.Kind != lessons.Choose {
 		sc, err := p.ScenarioFor(s, nil)
 		if err == nil {
 			if msg := codeMatches(s.Code, sc.Controllers); msg != "" {
@@ -47,7 +49,7 @@ func (p *Pack) checkCode(l *Lesson, s Step, field string) []error {
 		}
 		var applied []scenario.Controller
 		for _, c := range sc.Controllers {
-			if len(s.Race.Apply) == 0 || contains(s.Race.Apply, c.Name) {
+			if len(s.Race.Apply) == 0 || slices.Contains(s.Race.Apply, c.Name) {
 				applied = append(applied, c)
 			}
 		}

@@ -1,24 +1,25 @@
-package lessons
+package racecache
 
 import (
 	"sync"
 	"testing"
 
+	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/controller"
 )
 
 // chooseStep is the course's first choose step.
-func chooseStep(t *testing.T, p *Pack) Step {
+func chooseStep(t *testing.T, p *lessons.Pack) lessons.Step {
 	t.Helper()
 	for _, l := range p.Lessons {
 		for _, s := range l.Steps {
-			if s.Kind == Choose && s.Race != nil && len(s.Options) > 1 {
+			if s.Kind == lessons.Choose && s.Race != nil && len(s.Options) > 1 {
 				return s
 			}
 		}
 	}
 	t.Fatal("the course has no choose step")
-	return Step{}
+	return lessons.Step{}
 }
 
 // TestRacesPlaysEachRaceOnce: a race is one outcome however often and
@@ -26,12 +27,12 @@ func chooseStep(t *testing.T, p *Pack) Step {
 // value (a copy of it is the same race), and another strategy is
 // another race.
 func TestRacesPlaysEachRaceOnce(t *testing.T) {
-	p, err := Course()
+	p, err := lessons.Course()
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := chooseStep(t, p)
-	races := NewRaces(p)
+	races := New(p)
 	spec := s.Spec(&s.Options[0])
 	if _, ok := races.Cached(spec); ok {
 		t.Fatal("a race is cached before it was played")
@@ -88,15 +89,15 @@ func TestRacesPlaysEachRaceOnce(t *testing.T) {
 // scenario of the pack's folder; the runtime reads it and keeps it
 // itself, and the pack is left as it was.
 func TestRacesReadsAScenarioNoLessonUses(t *testing.T) {
-	p, err := Course()
+	p, err := lessons.Course()
 	if err != nil {
 		t.Fatal(err)
 	}
 	const name = "scenarios/lost-update.yaml"
 	delete(p.Scenarios, name) // as if no lesson raced it
 	n := len(p.Scenarios)
-	races := NewRaces(p)
-	o, err := races.Race(RaceSpec{Scenario: name, Strategy: &Strategy{Write: controller.Update}})
+	races := New(p)
+	o, err := races.Race(lessons.RaceSpec{Scenario: name, Strategy: &lessons.Strategy{Write: controller.Update}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,10 +107,10 @@ func TestRacesReadsAScenarioNoLessonUses(t *testing.T) {
 	if _, ok := p.Scenarios[name]; ok || len(p.Scenarios) != n {
 		t.Error("the runtime added a scenario to the pack")
 	}
-	if _, err := races.Race(RaceSpec{Scenario: "scenarios/none.yaml"}); err == nil {
+	if _, err := races.Race(lessons.RaceSpec{Scenario: "scenarios/none.yaml"}); err == nil {
 		t.Error("a missing scenario raced")
 	}
-	if _, err := races.Race(Step{}.Spec(nil)); err == nil {
+	if _, err := races.Race(lessons.Step{}.Spec(nil)); err == nil {
 		t.Error("a step without a race raced")
 	}
 }

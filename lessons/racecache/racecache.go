@@ -1,0 +1,114 @@
+// Package racecache is the one race runtime of a pack: the lesson player,
+// the quiz and the course screens ask it for races. The simulator is
+// deterministic, so each race is played once and its outcome kept.
+package racecache
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/claims"
+	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// Races plays a pack's races and keeps their outcomes. A scenario no
+// lesson uses (a quiz question's) is read from the pack's folder once and
+// kept here, never added to the pack. It is safe for concurrent use:
+// screens compute races in commands, on goroutines of their own.
+type Races struct {
+	pack      *lessons.Pack
+	mu        sync.Mutex
+	scenarios map[string]*scenario.Scenario
+	outcomes  map[string]*race.Outcome
+}
+
+// New is the race runtime of p.
+func New(p *lessons.Pack) *Races {
+	return &Races{pack: p, scenarios: map[string]*scenario.Scenario{}, outcomes: map[string]*race.Outcome{}}
+}
+
+// Pack is the pack the races come from.
+func (r *Races) Pack() *lessons.Pack { return r.pack }
+
+// Scenario is the scenario spec plays, with its strategy applied.
+func (r *Races) Scenario(sp lessons.RaceSpec) (*scenario.Scenario, error) {
+	base, err := r.base(sp.Scenario)
+	if err != nil {
+		return nil, err
+	}
+	return sp.Applied(base), nil
+}
+
+// base is the scenario file as parsed: the pack's own for its lessons'
+// scenarios, else read from the pack's folder once.
+func (r *Races) base(name string) (*scenario.Scenario, error) {
+	if name == "" {
+		return nil, fmt.Errorf("this step has no race")
+	}
+	if sc, ok := r.pack.Scenarios[name]; ok {
+		return sc, nil
+	}
+	r.mu.Lock()
+	sc, ok := r.scenarios[name]
+	r.mu.Unlock()
+	if ok {
+		return sc, nil
+	}
+	data, err := r.pack.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	sc, err = scenario.Parse(name, data)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if first, ok := r.scenarios[name]; ok {
+		return first, nil // parsed twice at once: keep the first
+	}
+	r.scenarios[name] = sc
+	return sc, nil
+}
+
+// Race is spec's outcome, played the first time it is asked for. Two
+// callers asking at once may both play it; both get the outcome stored
+// first, so a race has one outcome, the same pointer every time.
+func (r *Races) Race(sp lessons.RaceSpec) (*race.Outcome, error) {
+	if o, ok := r.Cached(sp); ok {
+		return o, nil
+	}
+	sc, err := r.Scenario(sp)
+	if err != nil {
+		return nil, err
+	}
+	o, err := race.Run(sc, race.Schedule{Tokens: sp.Schedule})
+	if err != nil {
+		return nil, err
+	}
+	k := sp.Key()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if first, ok := r.outcomes[k]; ok {
+		return first, nil
+	}
+	r.outcomes[k] = o
+	return o, nil
+}
+
+// Cached is spec's outcome if it has been played, without playing it: a
+// screen's Update asks this, and computes a missing race in a command.
+func (r *Races) Cached(sp lessons.RaceSpec) (*race.Outcome, bool) {
+	k := sp.Key()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o, ok := r.outcomes[k]
+	return o, ok
+}
+
+// CheckClaim tests one claim against an outcome of spec's race.
+func (r *Races) CheckClaim(sp lessons.RaceSpec, o *race.Outcome, c lessons.Claim) error {
+	return claims.Check(c, o, func() (*scenario.Scenario, error) { return r.Scenario(sp) })
+}
