@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/answerbias"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/lessons/validate"
 	"github.com/conflictlab/conflictlab/sim/race"
@@ -88,22 +89,30 @@ the built-in course is one. See docs/lessons-format.md.`,
 }
 
 func newLessonsValidateCmd(env Env) *cobra.Command {
-	var verbose bool
+	var verbose, enforce bool
 	cmd := &cobra.Command{
 		Use:   "validate [DIR]",
 		Short: "Load a lesson pack, run every race and check every claim",
 		Long: `Loads every lesson of the pack in DIR (default: the folder given with --lessons,
 or the built-in course), runs every scenario each step points to and checks
 every claim the way the course's own test does: step claims must hold, a
-correct option's claims must hold and a wrong option's must not, and a choose
-step's goal must be met exactly by its correct strategies.
+correct option's claims must hold and a wrong option's must not, a choose
+step's goal must be met exactly by its correct strategies, and a play step's
+par must be the true minimum.
+
+It also runs the earned-answer checks (docs/lessons-format.md, "Earned
+answers"): what on the screen gives an answer away, which surface cue beats
+chance, and how much a play step leaves to search — printed for every play
+step. They are warnings unless --enforce is given (or the build enforces
+them: answerbias.Enforce).
 
 Problems are reported one a line as FILE:LINE: field: message.
 
 Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 (missing, a file not regular, over 1 MiB or outside the pack), 2 usage error.`,
 		Example: `  conflictlab lessons validate examples/pack
-  conflictlab lessons validate -v lessons/course`,
+  conflictlab lessons validate -v lessons/course
+  conflictlab lessons validate --enforce`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := LessonsDir(cmd)
@@ -114,10 +123,12 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 				p    *lessons.Pack
 				err  error
 				name = dir
+				opts = validate.Options{Enforce: enforce, Scope: "the pack"}
 			)
 			if dir == "" {
 				name = "built-in course"
 				p, err = lessons.Course()
+				opts.Course, opts.Scope = true, "the course"
 			} else {
 				p, err = loadPackDir(dir)
 			}
@@ -128,19 +139,33 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 			if verbose {
 				explainPack(env.Stdout, p)
 			}
-			err = errors.Join(checkCode(p), validate.Check(p))
-			// Answer-bias warnings are printed, and do not fail the pack.
-			if ws := errors.Join(validate.Warnings(p)...); ws != nil {
-				if dir != "" {
-					ws = placeErrors(dir, ws)
+			place := func(err error) error {
+				if dir != "" && err != nil {
+					return placeErrors(dir, err)
 				}
-				printErrors(env.Stderr, ws)
+				return err
 			}
-			if err != nil {
-				if dir != "" {
-					err = placeErrors(dir, err)
+			r := validate.Run(p, opts)
+			// Warnings are printed, and do not fail the pack.
+			if ws := errors.Join(r.Warnings...); ws != nil {
+				printErrors(env.Stderr, place(ws))
+			}
+			printPlays(env.Stdout, dir, r.Plays)
+			excused := 0
+			for _, f := range r.Earned.Findings {
+				if f.Excused != "" {
+					excused++
 				}
-				n := printErrors(env.Stderr, err)
+			}
+			how := "warnings (--enforce makes them problems)"
+			if enforce {
+				how = "enforced"
+			}
+			fmt.Fprintf(env.Stdout, "earned answers: %s over %s, %d excused by a reviewed exception: %s\n",
+				countOf(len(r.Earned.Findings)-excused, "finding"), countOf(r.Earned.Questions, "question"), excused, how)
+			err = errors.Join(checkCode(p), errors.Join(r.Problems...))
+			if err != nil {
+				n := printErrors(env.Stderr, place(err))
 				return invalidErr(fmt.Errorf("%s: %d problem(s)", name, n))
 			}
 			st := packStats(p)
@@ -151,7 +176,24 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 		},
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print what every race and every option's race produced")
+	cmd.Flags().BoolVar(&enforce, "enforce", answerbias.Enforce, "fail on the earned-answer findings too (giveaways, surface cues, play steps with too little to search)")
 	return cmd
+}
+
+// printPlays prints the room every play step leaves to search, one a line
+// as FILE:LINE: field: numbers, and what rule it breaks.
+func printPlays(w io.Writer, dir string, plays []validate.Play) {
+	for _, pl := range plays {
+		file := pl.File
+		if dir != "" {
+			file = filepath.Join(dir, file)
+		}
+		verdict := "ok"
+		if probs := pl.Room.Problems(); len(probs) > 0 {
+			verdict = "✗ " + strings.Join(probs, "; ")
+		}
+		fmt.Fprintf(w, "%s:%d: %s: %s — %s\n", file, pl.Line, pl.Field, pl.Room, verdict)
+	}
 }
 
 func newLessonsListCmd(env Env) *cobra.Command {

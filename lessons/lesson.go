@@ -64,6 +64,9 @@ type Step struct {
 	// until the question is answered (`plans: after-answer`), for a
 	// question the plans would answer.
 	PlansAfterAnswer bool
+	// Reviewed are the earned-answer checks a reader excused at this step
+	// (`reviewed: {title: why}`): check name → why the finding is fair.
+	Reviewed map[string]string
 	// Line is where the step starts in its file.
 	Line int
 }
@@ -90,7 +93,10 @@ type Option struct {
 	Claims []Claim
 	// Code names the snippet for this strategy.
 	Code string
-	Line int
+	// Reviewed are the earned-answer checks a reader excused at this
+	// option (`reviewed: {stem-excludes: why}`).
+	Reviewed map[string]string
+	Line     int
 }
 
 // Strategy overrides the write side of some controllers.

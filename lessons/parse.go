@@ -7,12 +7,14 @@ import (
 	"os"
 	"path"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/conflictlab/conflictlab/lessons/answerbias"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/userfile"
@@ -92,6 +94,7 @@ type stepFile struct {
 	Code     string      `yaml:"code"`
 	Goal     yaml.Node   `yaml:"goal"`
 	Plans    string      `yaml:"plans"`
+	Reviewed yaml.Node   `yaml:"reviewed"`
 }
 
 type raceFile struct {
@@ -108,6 +111,7 @@ type optionFile struct {
 	Strategy *StrategySpec `yaml:"strategy"`
 	Claims   []yaml.Node   `yaml:"claims"`
 	Code     string        `yaml:"code"`
+	Reviewed yaml.Node     `yaml:"reviewed"`
 }
 
 // StrategySpec is a strategy as lesson (and quiz) files write it.
@@ -377,6 +381,11 @@ func parseStep(file, field string, n *yaml.Node) (Step, error) {
 		errs = append(errs, &Error{File: file, Line: lineOf(n, "plans"), Field: field + ".plans",
 			Msg: fmt.Sprintf("%q: want shown or after-answer", sf.Plans)})
 	}
+	if r, err := ParseReviewed(file, field+".reviewed", &sf.Reviewed); err != nil {
+		errs = append(errs, err)
+	} else {
+		s.Reviewed = r
+	}
 	if sf.Goal.Kind != 0 && s.Kind != Play {
 		errs = append(errs, &Error{File: file, Line: lineOf(n, "goal"), Field: field + ".goal", Msg: "only a play step has a goal"})
 	}
@@ -432,6 +441,11 @@ func parseOption(file, field string, n *yaml.Node, kind StepKind) (Option, error
 		}
 		o.Strategy = &st
 	}
+	r, err := ParseReviewed(file, field+".reviewed", &of.Reviewed)
+	if err != nil {
+		return o, err
+	}
+	o.Reviewed = r
 	if kind == Choose && o.Strategy == nil {
 		return o, &Error{File: file, Line: n.Line, Field: field + ".strategy", Msg: "a choose option needs a strategy"}
 	}
@@ -563,4 +577,36 @@ func lineOf(n *yaml.Node, key string) int {
 		}
 	}
 	return n.Line
+}
+
+// ParseReviewed reads a `reviewed:` mapping: the earned-answer checks
+// (answerbias.Reviewable) a reader excused at a step, question or option,
+// each with why the finding is fair. Nil when n is absent.
+func ParseReviewed(file, field string, n *yaml.Node) (map[string]string, error) {
+	if n.Kind == 0 {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode || len(n.Content) == 0 {
+		return nil, &Error{File: file, Line: n.Line, Field: field, Msg: "want a mapping of check → why the finding is fair, e.g. {stem-excludes: \"…\"}"}
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !slices.Contains(answerbias.Reviewable, answerbias.CheckName(k.Value)) {
+			return nil, &Error{File: file, Line: k.Line, Field: field + "." + k.Value, Msg: fmt.Sprintf("%q is no check a file can excuse: want one of %s", k.Value, reviewableList())}
+		}
+		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+			return nil, &Error{File: file, Line: k.Line, Field: field + "." + k.Value, Msg: "say why the finding is fair: a reviewed exception needs its reason"}
+		}
+		out[k.Value] = v.Value
+	}
+	return out, nil
+}
+
+func reviewableList() string {
+	var names []string
+	for _, c := range answerbias.Reviewable {
+		names = append(names, string(c))
+	}
+	return strings.Join(names, ", ")
 }

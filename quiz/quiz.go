@@ -97,6 +97,9 @@ type Question struct {
 	Options []Option
 	// Explanation is shown after the answer, right or wrong.
 	Explanation string
+	// Reviewed are the earned-answer checks a reader excused for the
+	// question (`reviewed: {replay: why}`), as a lesson step's.
+	Reviewed map[string]string
 	// File and Line place the question, for messages.
 	File string
 	Line int
@@ -111,6 +114,9 @@ type Option struct {
 	Claims []lessons.Claim
 	// Strategy (method questions) is the write the option stands for.
 	Strategy *lessons.Strategy
+	// Reviewed are the earned-answer checks a reader excused at the
+	// option (`reviewed: {stem-excludes: why}`).
+	Reviewed map[string]string
 	Line     int
 }
 
@@ -258,6 +264,7 @@ type fileQuestion struct {
 	Goal        []yaml.Node `yaml:"goal"`
 	Options     []yaml.Node `yaml:"options"`
 	Explanation string      `yaml:"explanation"`
+	Reviewed    yaml.Node   `yaml:"reviewed"`
 }
 
 type fileOption struct {
@@ -265,6 +272,7 @@ type fileOption struct {
 	Correct  bool                  `yaml:"correct"`
 	Claims   []yaml.Node           `yaml:"claims"`
 	Strategy *lessons.StrategySpec `yaml:"strategy"`
+	Reviewed yaml.Node             `yaml:"reviewed"`
 }
 
 // repeatsForm is how a question names the lesson step it repeats.
@@ -354,6 +362,11 @@ func parseQuestion(file string, n *yaml.Node) (*Question, error) {
 	default:
 		errs = append(errs, fail(lineOf(n, "kind"), "kind %q: want choice, race, bug or method", fq.Kind))
 	}
+	if r, err := lessons.ParseReviewed(file, q.ID+".reviewed", &fq.Reviewed); err != nil {
+		errs = append(errs, err)
+	} else {
+		q.Reviewed = r
+	}
 	if q.Kind != Method && len(fq.Goal) > 0 {
 		errs = append(errs, fail(lineOf(n, "goal"), "only method questions have a goal"))
 	}
@@ -406,6 +419,11 @@ func parseOption(file string, q *Question, n *yaml.Node) (Option, error) {
 	if o.Text == "" {
 		return o, fail("an option needs text")
 	}
+	r, err := lessons.ParseReviewed(file, q.ID+".reviewed", &fo.Reviewed)
+	if err != nil {
+		return o, err
+	}
+	o.Reviewed = r
 	for i := range fo.Claims {
 		c, err := lessons.ParseClaim(file, q.ID, &fo.Claims[i])
 		if err != nil {

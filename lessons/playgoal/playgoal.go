@@ -123,6 +123,29 @@ const breakSearchLimit = 200_000
 // fails, that the author's settings change Par knobs and hold over every
 // interleaving, and that no fewer changes do.
 func Prove(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string) []error {
+	return prove(p, l, s, field, nil)
+}
+
+// Check proves a play step's goal, as Prove does, and measures the room
+// it leaves (Measure), exploring each setting of a fix once for both.
+func Check(ctx context.Context, p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string) (Room, []error) {
+	base, err := p.ScenarioFor(s, nil)
+	if err != nil {
+		return Room{}, []error{&lessons.Error{File: l.File, Line: s.Line, Field: field + ".race", Msg: err.Error()}}
+	}
+	var pr *proofs
+	if !s.Goal.IsBreak() {
+		pr = newProofs(s.Goal, base)
+	}
+	errs := prove(p, l, s, field, pr)
+	room, err := measure(ctx, s.Goal, base, pr)
+	if err != nil {
+		errs = append(errs, &lessons.Error{File: l.File, Line: s.Goal.Line, Field: field + ".goal", Msg: "measuring the room to search: " + err.Error()})
+	}
+	return room, errs
+}
+
+func prove(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string, pr *proofs) []error {
 	var errs []error
 	g := s.Goal
 	fail := func(f, msg string) {
@@ -162,8 +185,11 @@ func Prove(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string) []e
 		}
 		return errs
 	}
+	if pr == nil {
+		pr = newProofs(g, base)
+	}
 	start := g.StartSettings(base)
-	r, err := ProveFix(ctx, g, base, explore.Options{})
+	r, err := pr.of(ctx, start)
 	if err != nil {
 		fail("", err.Error())
 		return errs
@@ -185,12 +211,7 @@ func Prove(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string) []e
 			}
 		}
 	}
-	sc, err := lessons.Tuned(base, g.Answer(base))
-	if err != nil {
-		fail(".settings", err.Error())
-		return errs
-	}
-	if r, err := ProveFix(ctx, g, sc, explore.Options{}); err != nil {
+	if r, err := pr.of(ctx, g.Answer(base)); err != nil {
 		fail(".settings", err.Error())
 	} else if !r.Proven() {
 		fail(".settings", fmt.Sprintf("the settings given do not fix it: %d of %d interleavings end %s, e.g. %s",
@@ -200,13 +221,9 @@ func Prove(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string) []e
 	// changes (par is small, so this is a handful of explorations).
 	var smaller lessons.Settings
 	err = eachWithin(g, base, start, g.Par-1, func(s lessons.Settings) (bool, error) {
-		sc, err := lessons.Tuned(base, s)
+		r, err := pr.of(ctx, s)
 		if err != nil {
-			return true, nil // an invalid combination fixes nothing
-		}
-		r, err := ProveFix(ctx, g, sc, explore.Options{})
-		if err != nil {
-			return true, nil // a race that cannot run fixes nothing
+			return true, nil // an invalid combination, or a race that cannot run, fixes nothing
 		}
 		if r.Proven() {
 			smaller = s
@@ -279,4 +296,42 @@ func firstBreakMiss(g *lessons.PlayGoal, sc *scenario.Scenario, o *race.Outcome)
 		}
 	}
 	return ""
+}
+
+// proofs remembers the explorer's verdict on each setting of one fix race,
+// so that proving par and measuring the room explore each combination
+// once.
+type proofs struct {
+	g    *lessons.PlayGoal
+	base *scenario.Scenario
+	done map[string]proof
+}
+
+type proof struct {
+	r   FixResult
+	err error
+}
+
+func newProofs(g *lessons.PlayGoal, base *scenario.Scenario) *proofs {
+	return &proofs{g: g, base: base, done: map[string]proof{}}
+}
+
+// of is the explorer's verdict on the race with settings s; an error when
+// s is no strategy or the race cannot run.
+func (pr *proofs) of(ctx context.Context, s lessons.Settings) (FixResult, error) {
+	key := s.String()
+	if p, ok := pr.done[key]; ok {
+		return p.r, p.err
+	}
+	var p proof
+	sc, err := lessons.Tuned(pr.base, s)
+	if err != nil {
+		p.err = err
+	} else {
+		p.r, p.err = ProveFix(ctx, pr.g, sc, explore.Options{})
+	}
+	if ctx.Err() == nil {
+		pr.done[key] = p
+	}
+	return p.r, p.err
 }

@@ -58,7 +58,7 @@ const breakGoal = `      break:
 
 func TestPlayBreakGoalValidates(t *testing.T) {
 	p := mustPlayPack(t, breakGoal)
-	if err := prove(p); err != nil {
+	if err := proveAll(p); err != nil {
 		t.Fatal(err)
 	}
 	s := p.Lessons[0].Steps[0]
@@ -70,17 +70,17 @@ func TestPlayBreakGoalValidates(t *testing.T) {
 func TestPlayBreakParMustBeTheMinimum(t *testing.T) {
 	// A longer order that also breaks it: par 5 is not the fewest moves.
 	p := mustPlayPack(t, strings.NewReplacer("par: 4", "par: 3").Replace(breakGoal))
-	packtest.WantProblem(t, prove(p), "steps[0].goal.par", "par is 3 but the order given takes 4 moves")
+	packtest.WantProblem(t, proveAll(p), "steps[0].goal.par", "par is 3 but the order given takes 4 moves")
 }
 
 func TestPlayBreakScheduleMustBreakIt(t *testing.T) {
 	p := mustPlayPack(t, strings.Replace(breakGoal, "[a, b, a, b]", "[a, a, b, b]", 1))
-	packtest.WantProblem(t, prove(p), "steps[0].goal.schedule", "does not meet the goal", "data.owner is not lost")
+	packtest.WantProblem(t, proveAll(p), "steps[0].goal.schedule", "does not meet the goal", "data.owner is not lost")
 }
 
 func TestPlayBreakUnreachable(t *testing.T) {
 	p := mustPlayPack(t, strings.Replace(breakGoal, "lost: data.owner", "lost: data.mode", 1))
-	packtest.WantProblem(t, prove(p), "no order of steps meets this goal")
+	packtest.WantProblem(t, proveAll(p), "no order of steps meets this goal")
 }
 
 func TestShortestBreakIsShortest(t *testing.T) {
@@ -124,7 +124,7 @@ const fixGoal = `      fix: [lost]
 
 func TestPlayFixGoalValidates(t *testing.T) {
 	p := mustPlayPack(t, fixGoal)
-	if err := prove(p); err != nil {
+	if err := proveAll(p); err != nil {
 		t.Fatal(err)
 	}
 	g := p.Lessons[0].Steps[0].Goal
@@ -139,18 +139,18 @@ func TestPlayFixParMustBeTheMinimum(t *testing.T) {
 	goal := strings.Replace(fixGoal, "par: 2", "par: 3", 1)
 	goal = strings.Replace(goal, "b: {write: update}", "b: {write: update, retry: default}", 1)
 	p := mustPlayPack(t, goal)
-	packtest.WantProblem(t, prove(p), "steps[0].goal.par", "par is 3, but")
+	packtest.WantProblem(t, proveAll(p), "steps[0].goal.par", "par is 3, but")
 }
 
 func TestPlayFixSettingsMustFix(t *testing.T) {
 	goal := strings.Replace(fixGoal, "b: {write: update}", "b: {retry: default}", 1)
 	p := mustPlayPack(t, goal)
-	packtest.WantProblem(t, prove(p), "steps[0].goal.settings", "do not fix it")
+	packtest.WantProblem(t, proveAll(p), "steps[0].goal.settings", "do not fix it")
 }
 
 func TestPlayFixNeedsSomethingToFix(t *testing.T) {
 	p := mustPlayPack(t, strings.Replace(fixGoal, "fix: [lost]", "fix: [unfinished]", 1))
-	packtest.WantProblem(t, prove(p), "nothing to fix")
+	packtest.WantProblem(t, proveAll(p), "nothing to fix")
 }
 
 func TestPlayStepShape(t *testing.T) {
@@ -197,8 +197,8 @@ func TestPlayGoalParseErrors(t *testing.T) {
 	}
 }
 
-// prove proves every play step of p, as lessons validate does.
-func prove(p *lessons.Pack) error {
+// proveAll proves every play step of p, as lessons validate does.
+func proveAll(p *lessons.Pack) error {
 	var errs []error
 	for _, l := range p.Lessons {
 		for i, s := range l.Steps {

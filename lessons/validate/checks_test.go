@@ -8,6 +8,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/internal/packtest"
+	"github.com/conflictlab/conflictlab/lessons/lint"
 )
 
 // examplePack is examples/pack with its lesson file edited by edit (old,
@@ -109,7 +110,7 @@ func TestWarningsAnswerBias(t *testing.T) {
 `
 	extra := strings.ReplaceAll(q, "%d", "1") + strings.ReplaceAll(q, "%d", "2")
 	p := examplePack(t, "\n  - kind: choose", extra+"\n  - kind: choose")
-	ws := Warnings(p)
+	ws := lint.Bias(p)
 	if len(ws) != 1 || !strings.Contains(ws[0].Error(), "01-counting.yaml: steps: warning: the right option is written b in all 4 questions of this lesson") {
 		t.Fatalf("warnings: %v", ws)
 	}
@@ -137,7 +138,7 @@ func TestWarningsAnswerBias(t *testing.T) {
         claims:
           - final: {path: data.count, equals: "2"}
 `, 1)+"\n  - kind: choose")
-	if ws := Warnings(p); len(ws) != 0 {
+	if ws := lint.Bias(p); len(ws) != 0 {
 		t.Fatalf("warnings after the fix: %v", ws)
 	}
 }

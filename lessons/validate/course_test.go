@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/lint"
 )
 
 // TestCourseClaimsHold is the author's solver over the built-in course:
@@ -26,7 +27,7 @@ func TestCourseHasNoAnswerBias(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range Warnings(p) {
+	for _, w := range lint.Bias(p) {
 		t.Error(w)
 	}
 }
