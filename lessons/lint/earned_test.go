@@ -1,0 +1,67 @@
+package lint
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/conflictlab/conflictlab/lessons"
+)
+
+func examplePack(t *testing.T) *lessons.Pack {
+	t.Helper()
+	p, err := lessons.LoadDir("../../examples/pack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A question is read as the learner sees it before answering: its own
+// texts, and the step before's solution and feedback.
+func TestQuestionsShowTheStepBefore(t *testing.T) {
+	p := examplePack(t)
+	qs := Questions(p)
+	if len(qs) != 2 {
+		t.Fatalf("%d questions", len(qs))
+	}
+	q := qs[1]
+	var where []string
+	for _, sh := range q.Shown {
+		where = append(where, sh.Where)
+	}
+	joined := strings.Join(where, "; ")
+	if !strings.Contains(joined, "the title; the text; the question; the hint; the solution of steps[0]; the feedback of steps[0]'s option two") {
+		t.Errorf("shown: %s", joined)
+	}
+	if q.Field != "steps[1]" || q.Options[0].Field != "steps[1].options[0]" || q.Options[1].Right != true || q.Options[0].Line == 0 {
+		t.Errorf("question %+v", q)
+	}
+}
+
+// The example's choose step asks, of its merge-patch option, what the
+// predict step before it showed: the same race, played whole.
+func TestReplays(t *testing.T) {
+	fs := Replays(examplePack(t))
+	if len(fs) != 1 || fs[0].Field != "steps[1].options[0]" || !strings.Contains(fs[0].Msg, "option merge: it asks data.count at the end of a race 01-counting.yaml steps[0] already played whole") {
+		t.Fatalf("findings %v", fs)
+	}
+	// A copy of the scenario under another name is the same race.
+	dir := t.TempDir()
+	lesson, _ := os.ReadFile("../../examples/pack/01-counting.yaml")
+	sc, _ := os.ReadFile("../../examples/pack/scenarios/two-counters.yaml")
+	os.MkdirAll(dir+"/scenarios", 0o755)
+	os.WriteFile(dir+"/scenarios/two-counters.yaml", sc, 0o644)
+	os.WriteFile(dir+"/scenarios/copy.yaml", sc, 0o644)
+	os.WriteFile(dir+"/01-counting.yaml", []byte(strings.Replace(string(lesson), "race: {scenario: scenarios/two-counters.yaml}\n    hint: The server", "race: {scenario: scenarios/copy.yaml}\n    hint: The server", 1)), 0o644)
+	p, err := lessons.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Lessons[0].Steps[1].Race.Scenario != "scenarios/copy.yaml" {
+		t.Fatal("the choose step does not race the copy")
+	}
+	if fs := Replays(p); len(fs) != 1 {
+		t.Errorf("a copy of the race is another race: %v", fs)
+	}
+}
