@@ -15,10 +15,12 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/answerbias"
+	"github.com/conflictlab/conflictlab/lessons/earned"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/lessons/validate"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/userfile"
 )
 
 // lessonsFlag is the root flag that names a lesson pack folder.
@@ -84,7 +86,7 @@ the built-in course is one. See docs/lessons-format.md.`,
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(newLessonsValidateCmd(env), newLessonsListCmd(env))
+	cmd.AddCommand(newLessonsValidateCmd(env), newLessonsListCmd(env), newLessonsReportCmd(env))
 	return cmd
 }
 
@@ -151,18 +153,13 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 				printErrors(env.Stderr, place(ws))
 			}
 			printPlays(env.Stdout, dir, r.Plays)
-			excused := 0
-			for _, f := range r.Earned.Findings {
-				if f.Excused != "" {
-					excused++
-				}
-			}
+			open := len(answerbias.Open(r.Earned.Findings))
 			how := "warnings (--enforce makes them problems)"
 			if enforce {
 				how = "enforced"
 			}
 			fmt.Fprintf(env.Stdout, "earned answers: %s over %s, %d excused by a reviewed exception: %s\n",
-				countOf(len(r.Earned.Findings)-excused, "finding"), countOf(r.Earned.Questions, "question"), excused, how)
+				countOf(open, "finding"), countOf(r.Earned.Questions, "question"), len(r.Earned.Findings)-open, how)
 			err = errors.Join(checkCode(p), errors.Join(r.Problems...))
 			if err != nil {
 				n := printErrors(env.Stderr, place(err))
@@ -177,6 +174,66 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print what every race and every option's race produced")
 	cmd.Flags().BoolVar(&enforce, "enforce", answerbias.Enforce, "fail on the earned-answer findings too (giveaways, surface cues, play steps with too little to search)")
+	return cmd
+}
+
+func newLessonsReportCmd(env Env) *cobra.Command {
+	var write string
+	var sandbox bool
+	cmd := &cobra.Command{
+		Use:   "report",
+		Short: "The earned-answers report over the built-in course, quiz and sandbox challenges",
+		Long: `Runs the earned-answer checks over the built-in course and the quiz bank, and
+measures the room every play step and sandbox challenge leaves to search
+(docs/lessons-format.md, "Earned answers"): the numbers per cue and per play
+step, and every finding as FILE:LINE. Prints it as Markdown, or with -w
+writes it into a page between its markers (docs/earned-answers.md, which a
+test keeps current). Measuring the sandbox's fixes takes a minute or more;
+--sandbox=false leaves the page's sandbox part as it is.`,
+		Example: `  conflictlab lessons report -w docs/earned-answers.md
+  conflictlab lessons report --sandbox=false`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := earned.Build(sandbox)
+			if err != nil {
+				printErrors(env.Stderr, err)
+				return invalidErr(errors.New("the built-in content does not load"))
+			}
+			main := r.Markdown()
+			var box string
+			if sandbox {
+				if box, err = r.SandboxMarkdown(); err != nil {
+					return err
+				}
+			}
+			if write == "" {
+				fmt.Fprint(env.Stdout, main)
+				if sandbox {
+					fmt.Fprint(env.Stdout, "\n### Sandbox challenges\n\n"+box)
+				}
+				return nil
+			}
+			page, err := userfile.Read(write, lessons.MaxFileSize)
+			if err != nil {
+				return usageErr(err)
+			}
+			out, err := earned.Main.Replace(string(page), main)
+			if err == nil && sandbox {
+				out, err = earned.Sandbox.Replace(out, box)
+			}
+			if err != nil {
+				return usageErr(fmt.Errorf("%s: %w", write, err))
+			}
+			if err := userfile.Overwrite(write, []byte(out)); err != nil {
+				return usageErr(err)
+			}
+			fmt.Fprintf(env.Stdout, "%s: %s open over %s and %s\n", write, countOf(len(r.Open()), "finding"),
+				countOf(r.Course.Earned.Questions, "course question"), countOf(r.Quiz.Questions, "quiz question"))
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&write, "write", "w", "", "write the report into this page, between its markers")
+	cmd.Flags().BoolVar(&sandbox, "sandbox", true, "measure the sandbox's challenges too")
 	return cmd
 }
 

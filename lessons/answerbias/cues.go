@@ -2,6 +2,7 @@ package answerbias
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"unicode/utf8"
 )
@@ -14,8 +15,9 @@ import (
 // probability |picked ∩ right| / |picked|. Averaged over a set of
 // questions, that is the cue's hit rate; chance is the same average of
 // |right| / |options|. A cue that beats chance by more than MaxCueLead
-// points over the course, over the quiz, or within one lesson, of at
-// least MinCueGroup questions each, is a tell.
+// points (and by more than a whole number of right answers forces) over
+// the course, over the quiz, or within one lesson, over at least
+// MinCueGroup questions each, is a tell.
 
 // The rules.
 const (
@@ -57,6 +59,16 @@ type CueStat struct {
 	// Hit and Chance are the sums, over those questions, of the cue's
 	// and of chance's probability of picking a right option.
 	Hit, Chance float64
+}
+
+// Over reports whether the cue beats chance by more than MaxCueLead
+// points — and by more than rounding forces: in n questions a cue is
+// right a whole number of times, so it may be right as often as chance
+// rounded up (five three-option questions put two right answers at one
+// position whatever their order: 40% against 33%).
+func (c CueStat) Over() bool {
+	slack := max(MaxCueLead/100*float64(c.Questions), math.Ceil(c.Chance-1e-9)-c.Chance)
+	return c.Hit-c.Chance > slack+1e-9
 }
 
 // HitPct and ChancePct are the averages, in percent; Lead is by how many
@@ -220,14 +232,14 @@ var specific = regexp.MustCompile("`[^`]+`|\\b\\d+(\\.\\d+)?(ms|s|x|×|%)?\\b|\\
 func Specificity(o Option) int { return len(specific.FindAllString(o.Text, -1)) }
 
 // Findings are the cues of r that beat chance by more than MaxCueLead
-// points, once r has at least MinCueGroup questions.
+// points (CueStat.Over), over at least MinCueGroup questions.
 func (r CueReport) Findings() []Finding {
 	var out []Finding
 	if r.Questions < MinCueGroup {
 		return nil // a pattern in so few is as likely chance as habit
 	}
 	for _, s := range r.Stats {
-		if s.Questions == 0 || s.Lead() <= MaxCueLead {
+		if s.Questions < MinCueGroup || !s.Over() {
 			continue
 		}
 		out = append(out, Finding{File: r.File, Line: r.Line, Check: Cue, Msg: fmt.Sprintf("over %s, picking the %s option is right %.1f%% of the time against %.1f%% by chance (+%.1f points over %d questions; at most +%.0f)",

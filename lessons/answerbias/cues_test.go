@@ -85,3 +85,27 @@ func TestMeasureCuesTwoRight(t *testing.T) {
 		t.Errorf("longest: %+v", s)
 	}
 }
+
+// Five three-option questions with their right answers spread as evenly
+// as five allows (a, b, c, a, b): two sit at one position, 40% against
+// 33%, and no order does better, so that is no tell; three would be.
+func TestCueRoundingSlack(t *testing.T) {
+	var qs []Question
+	for i, right := range []int{0, 1, 2, 0, 1} {
+		q := question("stem", right, "option one, argued", "option two, argued", "option six, argued")
+		q.Group, q.Line = "l.yaml", i
+		qs = append(qs, q)
+	}
+	_, groups := MeasureCues("x", ".", qs)
+	if len(groups) != 1 {
+		t.Fatalf("groups %+v", groups)
+	}
+	if s := stat(groups[0], CueFirst); !near(s.Lead(), 6.7) || s.Over() {
+		t.Errorf("first: lead %+.1f, over %v", s.Lead(), s.Over())
+	}
+	qs[2].Options[2].Right, qs[2].Options[0].Right = false, true
+	_, groups = MeasureCues("x", ".", qs)
+	if s := stat(groups[0], CueFirst); !s.Over() || len(groups[0].Findings()) == 0 {
+		t.Errorf("three of five first: lead %+.1f, over %v", s.Lead(), s.Over())
+	}
+}

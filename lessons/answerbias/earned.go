@@ -409,3 +409,14 @@ func rightOnly(q Question, words, stem []string) string {
 	}
 	return ""
 }
+
+// Open are the findings of fs that no reviewed exception excuses.
+func Open(fs []Finding) []Finding {
+	var out []Finding
+	for _, f := range fs {
+		if f.Excused == "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
