@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/conflictlab/conflictlab/lessons"
 )
@@ -63,5 +64,53 @@ func TestReplays(t *testing.T) {
 	}
 	if fs := Replays(p); len(fs) != 1 {
 		t.Errorf("a copy of the race is another race: %v", fs)
+	}
+}
+
+// A break goal whose answer is an order the lesson has just played is a
+// replay, though the play step's race is another scenario (here: the
+// same race with its ConfigMap starting blue instead of green).
+func TestReplaysABreakOrderPlayedBefore(t *testing.T) {
+	sc, err := os.ReadFile("../course/scenarios/lost-update.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := strings.Replace(string(sc), "data: {mode: blue}", "data: {mode: green}", 1)
+	lesson := `id: l
+title: L
+summary: [one, two]
+steps:
+  - kind: read
+    title: Watch
+    text: a and b both write whole copies.
+    race: {scenario: scenarios/lost-update.yaml, schedule: [a, b, a, b]}
+  - kind: play
+    title: Your turn
+    text: Schedule them.
+    question: Lose a's data.owner.
+    hint: Let both read first.
+    solution: Both read, then both write.
+    race: {scenario: scenarios/other.yaml}
+    goal:
+      break: [{lost: data.owner}]
+      par: 4
+      schedule: [a, b, a, b]
+`
+	p, err := lessons.Load(fstest.MapFS{
+		"01-l.yaml":                  {Data: []byte(lesson)},
+		"scenarios/lost-update.yaml": {Data: sc},
+		"scenarios/other.yaml":       {Data: []byte(other)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := Replays(p)
+	if len(fs) != 1 || fs[0].Field != "steps[1].goal" || !strings.Contains(fs[0].Msg, "the order 01-l.yaml steps[0] played (a b a b) already meets this goal") {
+		t.Fatalf("findings %v", fs)
+	}
+	// Played in another lesson, a different race does not count.
+	p.Lessons = append([]*lessons.Lesson{{ID: "first", File: "00.yaml", Steps: p.Lessons[0].Steps[:1]}}, &lessons.Lesson{ID: "l", File: "01-l.yaml", Steps: p.Lessons[0].Steps[1:]})
+	if fs := Replays(p); len(fs) != 0 {
+		t.Errorf("an order from another lesson, on another race: %v", fs)
 	}
 }

@@ -139,7 +139,7 @@ func replays(p *lessons.Pack) ([]answerbias.Finding, memory) {
 				}
 				mem.of(id).shown = orFirst(mem.of(id).shown, here)
 				remember(mem, sc, id, s.Claims, here)
-				played = append(played, playedRace{sc: sc, o: o, where: here})
+				played = append(played, playedRace{sc: sc, o: o, where: here, lesson: l})
 			case lessons.Choose:
 				for k := range s.Options {
 					opt := &s.Options[k]
@@ -159,7 +159,7 @@ func replays(p *lessons.Pack) ([]answerbias.Finding, memory) {
 						if sc, o, err := run(p, s, opt); err == nil {
 							id := RaceID(sc, o.Schedule)
 							mem.of(id).shown = orFirst(mem.of(id).shown, here)
-							played = append(played, playedRace{sc: sc, o: o, where: here})
+							played = append(played, playedRace{sc: sc, o: o, where: here, lesson: l})
 						}
 					}
 				}
@@ -173,11 +173,14 @@ func replays(p *lessons.Pack) ([]answerbias.Finding, memory) {
 				}
 				mine := RaceID(sc, nil)
 				for _, pr := range played {
-					if RaceID(pr.sc, nil) != mine || !playgoal.BreakMet(s.Goal, pr.sc, pr.o) {
+					// The same race played before, or an order this lesson
+					// played on another race that breaks this one too.
+					same := RaceID(pr.sc, nil) == mine && playgoal.BreakMet(s.Goal, pr.sc, pr.o)
+					if !same && !(pr.lesson == l && breaksWith(s.Goal, sc, pr.o.Schedule)) {
 						continue
 					}
 					out = append(out, excuse(answerbias.Finding{File: l.File, Line: s.Goal.Line, Field: field + ".goal", Check: answerbias.Replay,
-						Msg: fmt.Sprintf("the race %s played (%s) already meets this goal: the learner can take that order again", pr.where, strings.Join(pr.o.Schedule, " "))}, nil))
+						Msg: fmt.Sprintf("the order %s played (%s) already meets this goal: the learner can take that order again", pr.where, strings.Join(pr.o.Schedule, " "))}, nil))
 					break
 				}
 			}
@@ -187,9 +190,28 @@ func replays(p *lessons.Pack) ([]answerbias.Finding, memory) {
 }
 
 type playedRace struct {
-	sc    *scenario.Scenario
-	o     *race.Outcome
-	where string
+	sc     *scenario.Scenario
+	o      *race.Outcome
+	where  string
+	lesson *lessons.Lesson
+}
+
+// breaksWith reports whether some beginning of schedule, played on sc,
+// meets the break goal g (a token sc has no controller for ends it).
+func breaksWith(g *lessons.PlayGoal, sc *scenario.Scenario, schedule []string) bool {
+	w, err := race.New(sc)
+	if err != nil {
+		return false
+	}
+	for _, tok := range schedule {
+		if w.Step(tok) != nil {
+			return false
+		}
+		if playgoal.BreakMet(g, sc, w.Outcome()) {
+			return true
+		}
+	}
+	return false
 }
 
 func orFirst(prev, here string) string {
