@@ -6,28 +6,26 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash"
-	"math"
 	"reflect"
 	"sort"
 	"strings"
-	"unsafe"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/conflictlab/conflictlab/sim/api"
-	"github.com/conflictlab/conflictlab/sim/apiserver"
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/statekey"
 )
 
 // StateKeys computes a world's state key for the explorer's state merging:
 // two worlds with the same key have the same future (every schedule from
 // here takes the same steps to the same verdict), up to renaming
 // controllers that run the same program (below). The key covers
-//   - the server: its objects, revision, uid counter and the watch events
-//     an informer has yet to see (its clock is left out: every request
-//     sets it first);
-//   - each controller's machine (all of it, but for its fixed program, and
-//     for a copy it no longer holds, see machine) and informer cache;
+//   - the server, as it writes its own state (apiserver.Server.EncodeState:
+//     its objects, revision and uid counter), and the watch events an
+//     informer has yet to see;
+//   - each controller's machine and informer cache, as they write theirs
+//     (controller.Machine.EncodeState, informer.Cache.EncodeState);
 //   - the virtual clock, the number of steps taken (the step budget), and
 //     when each event still pending for a delayed informer was written;
 //   - the history the verdict reads (unless a loss already found is final,
@@ -60,13 +58,15 @@ import (
 // A key is a SHA-256 digest: a collision, which would merge two different
 // states, is as likely as one in a content-addressed store.
 //
+// Each part writes its state through the statekey.Encoder this package
+// implements; nothing here reads another package's fields.
+//
 // StateKeys remembers what it learnt of each stored object by its address
 // (objects are never mutated in place, and the remembered pointer keeps
 // the object alive, so an address is never reused while remembered). One
 // StateKeys serves one exploration; its memory is bounded (maxRemembered).
 type StateKeys struct {
-	objs     map[unsafe.Pointer]*objInfo
-	machines map[*controller.Action]*machineInfo
+	objs map[*unstructured.Unstructured]*objInfo
 	// class[i] is the symmetry class of controller i (the index of its
 	// first member); sym holds the names of controllers in a class of two
 	// or more. Both are nil without symmetry.
@@ -90,8 +90,7 @@ type mfEntry struct {
 	rest    [sha256.Size]byte
 }
 
-// maxRemembered bounds the object and machine memories; past it, each
-// starts again. Remembering is what keeps an object alive (its address is
+// maxRemembered bounds the object memory; past it, it starts again. Remembering is what keeps an object alive (its address is
 // the key): measured on 4 controllers × 4 steps, a memory of 32,768
 // objects took 22–26 s of CPU, one of 1,024 11–12 s — the garbage collector
 // scanned the rest again and again — and keeping a second generation
@@ -100,7 +99,7 @@ const maxRemembered = 1 << 10
 
 // NewStateKeys returns an empty key maker, without symmetry.
 func NewStateKeys() *StateKeys {
-	return &StateKeys{objs: map[unsafe.Pointer]*objInfo{}, machines: map[*controller.Action]*machineInfo{}}
+	return &StateKeys{objs: map[*unstructured.Unstructured]*objInfo{}}
 }
 
 // NewSymmetricStateKeys returns a key maker for worlds of w's scenario
@@ -271,17 +270,22 @@ func (k *StateKeys) canonicalOrder(w *World, order []int) ([]ownState, bool) {
 // world writes the whole key, the controllers in order.
 func (e *encoder) world(w *World, order []int) [sha256.Size]byte {
 	sim := w.server.(simBackend)
-	e.int(int64(len(w.taken)))
-	e.int(int64(w.now))
-	e.value(reflect.ValueOf(sim.Server).Elem())
+	e.Int(int64(len(w.taken)))
+	e.Int(int64(w.now))
+	sim.Server.EncodeState(e)
 	// Of the watch history, only the events some informer has yet to see.
 	oldest := w.server.RV()
 	for _, a := range w.actors {
 		oldest = min(oldest, a.cache.RV())
 	}
 	evs, err := w.server.Events(oldest)
-	e.value(reflect.ValueOf(evs))
-	e.value(reflect.ValueOf(err != nil))
+	e.Int(int64(len(evs)))
+	for _, ev := range evs {
+		e.Text(string(ev.Type))
+		e.Int(ev.RV)
+		e.Object(ev.Object)
+	}
+	statekey.Bool(e, err != nil)
 	for _, i := range order {
 		if e.own == nil {
 			e.actor(w, w.actors[i])
@@ -301,24 +305,24 @@ func (e *encoder) world(w *World, order []int) [sha256.Size]byte {
 	} else {
 		e.history(w.trace)
 	}
-	var out [sha256.Size]byte
-	e.h.Sum(out[:0])
-	return out
+	return e.sum()
 }
 
 // actor writes one controller's own state: its machine, its cache, and
 // when the events its delayed informer has yet to take were written.
 func (e *encoder) actor(w *World, a *actor) {
-	e.machine(a)
-	e.value(reflect.ValueOf(a.cache).Elem())
+	a.machine.EncodeState(e)
+	a.cache.EncodeState(e)
 	if !a.lag.Manual && a.lag.Delay > 0 {
 		for rv := a.cache.RV() + 1; rv <= w.server.RV(); rv++ {
-			e.int(int64(w.emittedAt(rv)))
+			e.Int(int64(w.emittedAt(rv)))
 		}
 	}
 	e.str("|")
 }
 
+// encoder digests what the simulator's parts write of their state
+// (statekey.Encoder).
 type encoder struct {
 	keys *StateKeys
 	h    hash.Hash
@@ -335,18 +339,22 @@ type encoder struct {
 	own    []ownState
 }
 
-func (e *encoder) int(n int64) {
+var _ statekey.Encoder = (*encoder)(nil)
+
+// Int writes a number.
+func (e *encoder) Int(n int64) {
 	binary.LittleEndian.PutUint64(e.buf[:], uint64(n))
 	e.h.Write(e.buf[:])
 }
 
+// str writes a string of the key's own (a tag), unwatched.
 func (e *encoder) str(s string) {
-	e.int(int64(len(s)))
+	e.Int(int64(len(s)))
 	e.h.Write([]byte(s))
 }
 
-// text writes a string that is not a controller's name.
-func (e *encoder) text(s string) {
+// Text writes a string that is not a controller's name.
+func (e *encoder) Text(s string) {
 	if e.watch != nil && !e.mentions && mentionsAny(s, e.watch) {
 		e.mentions = true
 	}
@@ -385,169 +393,6 @@ func wordByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '-' || b == '_' || b == '.'
 }
 
-// skipped are the fields that are not state: the server's fixed schema,
-// its answer memo (shared by every branch), its clock (set before every
-// request) and its watch history (Key writes the part still to be
-// delivered), a machine's fixed program, and the longest-reconcile
-// statistic with the start time it is measured from (a report's number
-// that no verdict and no step reads; keeping it would tell apart every
-// two orders of the same reads).
-var skipped = map[reflect.Type]map[string]bool{
-	reflect.TypeOf(apiserver.Server{}):   {"schema": true, "memo": true, "now": true, "events": true},
-	reflect.TypeOf(controller.Machine{}): {"prog": true, "started": true},
-	reflect.TypeOf(controller.Stats{}):   {"LongestReconcileMS": true},
-}
-
-var unstructuredType = reflect.TypeOf(unstructured.Unstructured{})
-
-// machine writes a controller's machine. A read-modify-write machine
-// about to read, or finished, still points at the copy its last reconcile
-// read, but nothing will look at it again: its next read replaces it, the
-// step records only a write's held copy, and the verdict reads only the
-// machines' status and counters. Keeping it would tell apart states that
-// differ only in what a finished reconcile once read (in a race of
-// increments, most of them).
-//
-// Everything in a machine but the objects it holds is remembered by its
-// next action's address (actor.next): the action is worked out once per
-// machine state, shared by the clones taken while the machine has not
-// moved, and dropped when it moves (World.Step), so an address stands for
-// one machine state.
-func (e *encoder) machine(a *actor) {
-	v := reflect.ValueOf(a.machine).Elem()
-	a.nextAction()
-	mi := e.keys.machines[a.next]
-	if mi == nil {
-		act := *a.next
-		mi = &machineInfo{dead: readModifyWrite[a.machine.Program().Write] && (act.Kind == controller.Idle || act.Request.Verb == api.Get)}
-		sub := &encoder{keys: e.keys, h: sha256.New(), watch: e.keys.sym}
-		skip := skipped[v.Type()]
-		for i := 0; i < v.NumField(); i++ {
-			name := v.Type().Field(i).Name
-			if skip[name] || name == "read" || name == "mutated" {
-				continue
-			}
-			sub.value(v.Field(i))
-		}
-		mi.rest, mi.mentions = sub.sum(), sub.mentions
-		if len(e.keys.machines) >= maxRemembered {
-			e.keys.machines = map[*controller.Action]*machineInfo{}
-		}
-		e.keys.machines[a.next] = mi
-	}
-	e.h.Write(mi.rest[:])
-	if mi.mentions && e.watch != nil {
-		e.mentions = true
-	}
-	if mi.dead {
-		e.str("read: not held")
-	} else {
-		e.value(v.FieldByName("read"))
-	}
-	e.value(v.FieldByName("mutated"))
-}
-
-// machineInfo is what is remembered of a machine state.
-type machineInfo struct {
-	rest     [sha256.Size]byte
-	mentions bool
-	dead     bool
-}
-
-// value writes v with its type's shape: equal encodings only for equal
-// values of the same types. Reflection reads unexported fields, so other
-// packages need no hashing code of their own.
-func (e *encoder) value(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Invalid:
-		e.str("∅")
-	case reflect.Bool:
-		if v.Bool() {
-			e.int(1)
-		} else {
-			e.int(0)
-		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		e.int(v.Int())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		e.int(int64(v.Uint()))
-	case reflect.Float32, reflect.Float64:
-		e.int(int64(math.Float64bits(v.Float())))
-	case reflect.Complex64, reflect.Complex128:
-		c := v.Complex()
-		e.int(int64(math.Float64bits(real(c))))
-		e.int(int64(math.Float64bits(imag(c))))
-	case reflect.String:
-		e.text(v.String())
-	case reflect.Pointer:
-		if v.IsNil() {
-			e.str("nil")
-			return
-		}
-		if v.Type().Elem() == unstructuredType {
-			u := (*unstructured.Unstructured)(v.UnsafePointer())
-			e.object(v.UnsafePointer(), u.Object)
-			return
-		}
-		e.value(v.Elem())
-	case reflect.Interface:
-		if v.IsNil() {
-			e.str("nil")
-			return
-		}
-		e.str(v.Elem().Type().String())
-		e.value(v.Elem())
-	case reflect.Struct:
-		skip := skipped[v.Type()]
-		for i := 0; i < v.NumField(); i++ {
-			if !skip[v.Type().Field(i).Name] {
-				e.value(v.Field(i))
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		e.int(int64(v.Len()))
-		for i := 0; i < v.Len(); i++ {
-			e.value(v.Index(i))
-		}
-	case reflect.Map:
-		// Map order is random: digest each entry, then write the sorted
-		// digests. The objects an entry holds are recorded (for the
-		// canonical key's managers) in that sorted order too: recorded in
-		// iteration order, a world's key would change from one call to
-		// the next, and two worlds whose objects swap managers could share
-		// one.
-		type digested struct {
-			d   [sha256.Size]byte
-			rec []*objInfo
-		}
-		entries := make([]digested, 0, v.Len())
-		it := v.MapRange()
-		for it.Next() {
-			sub := e.sub()
-			var rec []*objInfo
-			if e.record != nil {
-				sub.record = &rec
-			}
-			sub.value(it.Key())
-			sub.value(it.Value())
-			entries = append(entries, digested{sub.sum(), rec})
-			e.mentions = e.mentions || sub.mentions
-		}
-		sort.Slice(entries, func(i, j int) bool { return string(entries[i].d[:]) < string(entries[j].d[:]) })
-		e.int(int64(len(entries)))
-		for _, en := range entries {
-			e.h.Write(en.d[:])
-			if e.record != nil {
-				*e.record = append(*e.record, en.rec...)
-			}
-		}
-	default:
-		// Functions and channels hold no state of a world; fail loudly if
-		// one ever does rather than merge worlds that differ.
-		panic(fmt.Sprintf("race: cannot key a %s", v.Type()))
-	}
-}
-
 // sub is an encoder for a part digested on its own, with the same
 // renaming and watch.
 func (e *encoder) sub() *encoder {
@@ -559,16 +404,16 @@ func (e *encoder) sum() (d [sha256.Size]byte) {
 	return d
 }
 
-// object writes an object's content (the map at p: an Unstructured's
-// Object, or a version's), from what is remembered of it: the digest of
-// everything but its managers' names, and each managedFields entry's
-// manager, renamed, with the digest of the rest of the entry, as a set.
-func (e *encoder) object(p unsafe.Pointer, m map[string]interface{}) {
-	if m == nil {
+// Object writes a stored object's content from what is remembered of it:
+// the digest of everything but its managers' names, and each
+// managedFields entry's manager, renamed, with the digest of the rest of
+// the entry, as a set.
+func (e *encoder) Object(u *unstructured.Unstructured) {
+	if u == nil || u.Object == nil {
 		e.str("nil")
 		return
 	}
-	info := e.keys.info(p, m)
+	info := e.keys.info(u)
 	if info.mentions && e.watch != nil {
 		e.mentions = true
 	}
@@ -594,18 +439,19 @@ func (e *encoder) managers(info *objInfo) {
 		}
 		return string(entries[i].rest[:]) < string(entries[j].rest[:])
 	})
-	e.int(int64(len(entries)))
+	e.Int(int64(len(entries)))
 	for _, en := range entries {
 		e.str(en.manager)
 		e.h.Write(en.rest[:])
 	}
 }
 
-// info is what is remembered of the object map m at p.
-func (k *StateKeys) info(p unsafe.Pointer, m map[string]interface{}) *objInfo {
-	if info, ok := k.objs[p]; ok {
+// info is what is remembered of the stored object u.
+func (k *StateKeys) info(u *unstructured.Unstructured) *objInfo {
+	if info, ok := k.objs[u]; ok {
 		return info
 	}
+	m := u.Object
 	info := &objInfo{}
 	plain := &encoder{keys: k, h: sha256.New(), watch: k.sym}
 	body := m
@@ -629,7 +475,7 @@ func (k *StateKeys) info(p unsafe.Pointer, m map[string]interface{}) *objInfo {
 					// Not an entry the field manager wrote: keep it whole,
 					// as an entry with no manager.
 					sub := plain.sub()
-					sub.value(reflect.ValueOf(x))
+					statekey.Value(sub, x)
 					info.entries = append(info.entries, mfEntry{rest: sub.sum()})
 					plain.mentions = plain.mentions || sub.mentions
 					continue
@@ -641,31 +487,21 @@ func (k *StateKeys) info(p unsafe.Pointer, m map[string]interface{}) *objInfo {
 					}
 				}
 				sub := plain.sub()
-				sub.value(reflect.ValueOf(rest))
+				statekey.Value(sub, rest)
 				info.entries = append(info.entries, mfEntry{manager: manager, rest: sub.sum()})
 				plain.mentions = plain.mentions || sub.mentions
 			}
 			body["\x00managedFields"] = len(mf)
 		}
 	}
-	plain.value(reflect.ValueOf(body))
+	statekey.Value(plain, body)
 	info.base = plain.sum()
 	info.mentions = plain.mentions
 	if len(k.objs) >= maxRemembered {
-		k.objs = map[unsafe.Pointer]*objInfo{}
+		k.objs = map[*unstructured.Unstructured]*objInfo{}
 	}
-	k.objs[p] = info
+	k.objs[u] = info
 	return info
-}
-
-// objectMap writes a version's object map (versions are never changed
-// once recorded, so the map's address names it).
-func (e *encoder) objectMap(m map[string]interface{}) {
-	if m == nil {
-		e.str("nil")
-		return
-	}
-	e.object(reflect.ValueOf(m).UnsafePointer(), m)
 }
 
 // doomed reports a loss that no later step can undo, so that the verdict
@@ -698,9 +534,9 @@ func (e *encoder) history(t *trace) {
 		}
 		rank[s.Index] = len(rank)
 		e.name(s.Actor)
-		e.text(s.HeldRV)
-		e.text(string(s.Verb))
-		e.int(int64(s.Version))
+		e.Text(s.HeldRV)
+		e.Text(string(s.Verb))
+		e.Int(int64(s.Version))
 	}
 	rankOf := func(step int) int64 {
 		if r, ok := rank[step]; ok {
@@ -709,19 +545,19 @@ func (e *encoder) history(t *trace) {
 		return -1 - int64(step) // setup (-1), or a step outside the ranks
 	}
 	e.str("versions")
-	for _, v := range t.versions {
-		e.text(v.RV)
-		e.int(rankOf(v.Step))
+	for i, v := range t.versions {
+		e.Text(v.RV)
+		e.Int(rankOf(v.Step))
 		e.name(v.Actor)
-		e.value(reflect.ValueOf(v.Deleted))
-		e.objectMap(v.Object)
+		statekey.Bool(e, v.Deleted)
+		e.Object(t.objects[i])
 	}
 	e.str("intents")
 	for _, in := range t.intents {
 		e.name(in.actor)
-		e.value(reflect.ValueOf(in.mutation))
-		e.int(rankOf(in.step))
-		e.int(int64(in.version))
-		e.value(reflect.ValueOf(in.lost != nil))
+		in.mutation.EncodeState(e)
+		e.Int(rankOf(in.step))
+		e.Int(int64(in.version))
+		statekey.Bool(e, in.lost != nil)
 	}
 }

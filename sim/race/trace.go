@@ -140,8 +140,11 @@ type intent struct {
 type trace struct {
 	steps    []Step
 	versions []Version
-	intents  []intent
-	waits    []Wait
+	// objects[i] is the object versions[i] holds the content of (its
+	// Object), for the state key, which knows an object by its address.
+	objects []*unstructured.Unstructured
+	intents []intent
+	waits   []Wait
 }
 
 func newTrace() *trace { return &trace{} }
@@ -150,6 +153,7 @@ func (t *trace) clone() *trace {
 	return &trace{
 		steps:    t.steps[:len(t.steps):len(t.steps)],
 		versions: t.versions[:len(t.versions):len(t.versions)],
+		objects:  t.objects[:len(t.objects):len(t.objects)],
 		intents:  t.intents[:len(t.intents):len(t.intents)],
 		waits:    t.waits[:len(t.waits):len(t.waits)],
 	}
@@ -160,6 +164,7 @@ func (t *trace) setupVersion(obj *unstructured.Unstructured) {
 		RV: obj.GetResourceVersion(), Step: -1, Actor: SetupActor, Request: "CREATE " + obj.GetName(),
 		Object: obj.Object,
 	})
+	t.objects = append(t.objects, obj)
 }
 
 func (t *trace) snapshot(w *World, s *Step) {
@@ -252,6 +257,7 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 				RV: after.GetResourceVersion(), Step: s.Index, Actor: a.name, Request: s.Request,
 				Object: after.Object, Changes: Diff(prevObj, after.Object), Deleted: deleted,
 			})
+			t.objects = append(t.objects, after)
 			s.Version = len(t.versions) - 1
 		}
 		t.recordIntents(a, held, before, after, s.Index)
