@@ -19,14 +19,7 @@ func TestValuesOfDifferentTypesDiffer(t *testing.T) {
 	values := []any{nil, "1", int64(1), float64(1), 1, true, false, int32(1),
 		[]any{"a", "b"}, []any{"ab"}, []any{[]any{"a"}, "b"},
 		map[string]any{"a": "b"}, map[string]any{"a": []any{"b"}}, map[string]any{"ab": ""}}
-	seen := map[string]any{}
-	for _, v := range values {
-		enc := Encode(func(e Encoder) { Value(e, v) })
-		if prev, dup := seen[enc]; dup {
-			t.Errorf("%#v and %#v encode alike:\n%s", prev, v, enc)
-		}
-		seen[enc] = v
-	}
+	distinct(t, values, Value)
 	m := map[string]any{}
 	for _, k := range []string{"z", "y", "x", "w", "v", "u", "t", "s"} {
 		m[k] = k
@@ -49,13 +42,19 @@ func TestErrorsByStatus(t *testing.T) {
 	invalid := apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, "cm1", nil)
 	errs := []error{nil, conflict, conflict2, apierrors.NewNotFound(gr, "cm1"), invalid,
 		errors.New("the object has been modified"), errors.New("other"), &apierrors.StatusError{}}
-	seen := map[string]error{}
-	for _, err := range errs {
-		enc := Encode(func(e Encoder) { Error(e, err) })
+	distinct(t, errs, Error)
+}
+
+// distinct: no two of values encode alike.
+func distinct[T any](t *testing.T, values []T, write func(Encoder, T)) {
+	t.Helper()
+	seen := map[string]T{}
+	for _, v := range values {
+		enc := Encode(func(e Encoder) { write(e, v) })
 		if prev, dup := seen[enc]; dup {
-			t.Errorf("%v and %v encode alike:\n%s", prev, err, enc)
+			t.Errorf("%#v and %#v encode alike:\n%s", prev, v, enc)
 		}
-		seen[enc] = err
+		seen[enc] = v
 	}
 }
 
