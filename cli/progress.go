@@ -11,7 +11,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/quiz"
-	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
+	"github.com/conflictlab/conflictlab/sandbox/challenges"
 	"github.com/conflictlab/conflictlab/userfile"
 )
 

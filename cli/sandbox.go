@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 )
 
 func newSandboxCmd(env Env) *cobra.Command {

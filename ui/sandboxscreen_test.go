@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/nav"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 

@@ -48,3 +48,24 @@ func TestStrategyDeclarations(t *testing.T) {
 		}
 	}
 }
+
+// Every snippet a write method names exists, and shows that method (when
+// it declares one).
+func TestForWriteNamesSnippets(t *testing.T) {
+	for method, name := range forWrite {
+		if _, err := Get(name); err != nil {
+			t.Errorf("write %s: %v", method, err)
+			continue
+		}
+		decl, ok, err := Strategy(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok && decl["write"] != "" && decl["write"] != method {
+			t.Errorf("write %s shows %s, which declares write=%s", method, name, decl["write"])
+		}
+	}
+	if ForWrite("apply") != "" {
+		t.Error("a write method without its own snippet names one")
+	}
+}

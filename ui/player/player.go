@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -396,12 +397,12 @@ func (m *Model) syncCode() {
 		if c := s.Options[m.cursor].Code; c != "" {
 			name = c
 		} else if st := s.Options[m.cursor].Strategy; st != nil && name == "" {
-			name = CodeForWrite[string(st.Write)]
+			name = snippets.ForWrite(string(st.Write))
 		}
 	}
 	if name == "" {
 		if r := m.race.Run(); r != nil && len(r.Outcome.Controllers) > 0 {
-			name = CodeForWrite[r.Outcome.Controllers[0].Write]
+			name = snippets.ForWrite(r.Outcome.Controllers[0].Write)
 		}
 	}
 	m.showCode(name)
@@ -418,13 +419,6 @@ func (m *Model) showCode(name string) {
 		return lessons.SnippetBeforeAnswer(code), nil
 	}
 	m.codeP.Show(name)
-}
-
-// CodeForWrite names the snippet that shows a write method, for steps and
-// options that do not name their code themselves.
-var CodeForWrite = map[string]string{
-	"update":          "update-with-rv",
-	"update-clear-rv": "update-clear-rv",
 }
 
 // Update handles the player's keys and races arriving.

@@ -7,11 +7,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/sandbox/challenges"
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
-	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 

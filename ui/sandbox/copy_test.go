@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 )
 
 // staleReport is a race whose controller copies fields of the copy it

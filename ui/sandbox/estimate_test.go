@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/explore"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 )
 
 // TestEstimateIsNotCappedAtTheLimit: the explorer's limit bounds the

@@ -18,14 +18,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/sandbox/challenges"
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/raceview"
-	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 

@@ -11,11 +11,11 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )

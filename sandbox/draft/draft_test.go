@@ -282,7 +282,7 @@ func TestSameRaceSeesACopysFrom(t *testing.T) {
 // forms has a line for every operation the editor reads, and its
 // examples read.
 func TestDocsShowEveryOperation(t *testing.T) {
-	data, err := os.ReadFile("../../../docs/scenario-format.md")
+	data, err := os.ReadFile("../../docs/scenario-format.md")
 	if err != nil {
 		t.Fatal(err)
 	}

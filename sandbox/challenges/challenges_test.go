@@ -4,10 +4,10 @@ import (
 	"context"
 	"testing"
 
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 )
 
 // TestEveryChallengeIsSolvableAndNotTrivial checks each shipped challenge

@@ -12,10 +12,10 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 )
 
 //go:embed *.yaml
