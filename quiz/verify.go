@@ -48,7 +48,7 @@ func verifyQuestion(q *Question, races *racecache.Races) []error {
 	if q.Kind != Race && q.Kind != Method {
 		return errs
 	}
-	if _, err := races.Scenario(q.Spec(nil)); err != nil {
+	if err := races.Load(q.Scenario); err != nil {
 		fail(q.Line, "scenario: %v", err)
 		return errs
 	}
@@ -121,14 +121,15 @@ func (q *Question) Spec(strategy *lessons.Strategy) lessons.RaceSpec {
 
 // Prepare reads the scenarios the bank's questions race, so that a broken
 // one is reported when the quiz opens rather than when its question
-// comes; races keeps them (the pack is not changed).
+// comes, and no answer waits on a file; races keeps them (the pack is
+// not changed).
 func Prepare(b *Bank, races *racecache.Races) error {
 	var errs []error
 	for _, q := range b.Questions {
 		if q.Scenario == "" {
 			continue
 		}
-		if _, err := races.Scenario(q.Spec(nil)); err != nil {
+		if err := races.Load(q.Scenario); err != nil {
 			errs = append(errs, &Error{File: q.File, Line: q.Line, Field: q.ID, Msg: err.Error()})
 		}
 	}

@@ -23,10 +23,10 @@ import (
 	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/lessons/validate"
 	"github.com/conflictlab/conflictlab/quiz"
+	"github.com/conflictlab/conflictlab/sandbox/challenges"
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
-	"github.com/conflictlab/conflictlab/ui/sandbox/draft"
 )
 
 // Where the built-in content lives, for FILE:LINE in the report.

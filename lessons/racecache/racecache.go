@@ -13,9 +13,11 @@ import (
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
-// Races plays a pack's races and keeps their outcomes. A scenario no
-// lesson uses (a quiz question's) is read from the pack's folder once and
-// kept here, never added to the pack. It is safe for concurrent use:
+// Races plays a pack's races and keeps their outcomes. It reads no file:
+// the pack brings the scenarios its lessons race, and a scenario no lesson
+// uses (a quiz question's) is read from the pack's folder when its caller
+// loads (Load), kept here, never added to the pack — a race asked for on
+// a key press never waits on a file. It is safe for concurrent use:
 // screens compute races in commands, on goroutines of their own.
 type Races struct {
 	pack      *lessons.Pack
@@ -41,8 +43,40 @@ func (r *Races) Scenario(sp lessons.RaceSpec) (*scenario.Scenario, error) {
 	return sp.Applied(base), nil
 }
 
+// Load reads the scenario file name from the pack's folder, unless the
+// pack or an earlier Load has it, and keeps it for the races that will
+// ask (a quiz loads its questions' this way).
+func (r *Races) Load(name string) error {
+	if name == "" {
+		return fmt.Errorf("no scenario named")
+	}
+	if _, ok := r.pack.Scenarios[name]; ok {
+		return nil
+	}
+	r.mu.Lock()
+	_, ok := r.scenarios[name]
+	r.mu.Unlock()
+	if ok {
+		return nil
+	}
+	data, err := r.pack.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	sc, err := scenario.Parse(name, data)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.scenarios[name]; !ok {
+		r.scenarios[name] = sc // loaded twice at once: keep the first
+	}
+	return nil
+}
+
 // base is the scenario file as parsed: the pack's own for its lessons'
-// scenarios, else read from the pack's folder once.
+// scenarios, else one Load read.
 func (r *Races) base(name string) (*scenario.Scenario, error) {
 	if name == "" {
 		return nil, fmt.Errorf("this step has no race")
@@ -51,26 +85,11 @@ func (r *Races) base(name string) (*scenario.Scenario, error) {
 		return sc, nil
 	}
 	r.mu.Lock()
-	sc, ok := r.scenarios[name]
-	r.mu.Unlock()
-	if ok {
+	defer r.mu.Unlock()
+	if sc, ok := r.scenarios[name]; ok {
 		return sc, nil
 	}
-	data, err := r.pack.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	sc, err = scenario.Parse(name, data)
-	if err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if first, ok := r.scenarios[name]; ok {
-		return first, nil // parsed twice at once: keep the first
-	}
-	r.scenarios[name] = sc
-	return sc, nil
+	return nil, fmt.Errorf("%s: no lesson of the pack races it, and it was not loaded with the pack", name)
 }
 
 // Race is spec's outcome, played the first time it is asked for. Two

@@ -1,6 +1,7 @@
 package racecache
 
 import (
+	"strings"
 	"sync"
 	"testing"
 
@@ -86,18 +87,28 @@ func TestRacesPlaysEachRaceOnce(t *testing.T) {
 }
 
 // TestRacesReadsAScenarioNoLessonUses: a quiz question may race any
-// scenario of the pack's folder; the runtime reads it and keeps it
-// itself, and the pack is left as it was.
+// scenario of the pack's folder; the runtime reads it when loaded and
+// keeps it itself, and the pack is left as it was. A race never reads a
+// file: one not loaded is an error, even if the file exists.
 func TestRacesReadsAScenarioNoLessonUses(t *testing.T) {
 	p, err := lessons.Course()
 	if err != nil {
 		t.Fatal(err)
 	}
-	const name = "scenarios/lost-update.yaml"
-	delete(p.Scenarios, name) // as if no lesson raced it
+	const name = "scenarios/gen-deploy-annotate.yaml" // only the quiz races it
+	if _, ok := p.Scenarios[name]; ok {
+		t.Fatalf("a lesson races %s: pick another for this test", name)
+	}
 	n := len(p.Scenarios)
 	races := New(p)
-	o, err := races.Race(lessons.RaceSpec{Scenario: name, Strategy: &lessons.Strategy{Write: controller.Update}})
+	spec := lessons.RaceSpec{Scenario: name, Strategy: &lessons.Strategy{Write: controller.Update}}
+	if _, err := races.Race(spec); err == nil || !strings.Contains(err.Error(), "not loaded") {
+		t.Fatalf("a scenario not loaded raced (or failed otherwise): %v", err)
+	}
+	if err := races.Load(name); err != nil {
+		t.Fatal(err)
+	}
+	o, err := races.Race(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,6 +117,9 @@ func TestRacesReadsAScenarioNoLessonUses(t *testing.T) {
 	}
 	if _, ok := p.Scenarios[name]; ok || len(p.Scenarios) != n {
 		t.Error("the runtime added a scenario to the pack")
+	}
+	if err := races.Load("scenarios/none.yaml"); err == nil {
+		t.Error("a missing scenario loaded")
 	}
 	if _, err := races.Race(lessons.RaceSpec{Scenario: "scenarios/none.yaml"}); err == nil {
 		t.Error("a missing scenario raced")
