@@ -1,8 +1,8 @@
 //go:build ignore
 
-// gen_course.go writes course_gen.go: the built-in course (lessons/course)
-// as Go values, so that the binary does not parse it at run time. Run it
-// with `go generate ./lessons` after changing the course;
+// gen_course.go writes course.bin: the built-in course (lessons/course)
+// compiled (Compile), so that the binary does not parse it at run time.
+// Run it with `go generate ./lessons` after changing the course;
 // TestBuiltinCourseUpToDate fails until then.
 package main
 
@@ -11,19 +11,14 @@ import (
 	"os"
 
 	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/lessons/internal/coursegen"
 )
 
 func main() {
-	p, err := lessons.Load(os.DirFS("course"))
+	data, err := lessons.Compile(os.DirFS("course"))
 	if err != nil {
 		log.Fatal(err)
 	}
-	src, err := coursegen.Generate(p, "lessons/course")
-	if err != nil {
-		log.Fatal(err)
-	}
-	if err := os.WriteFile("course_gen.go", src, 0o644); err != nil {
+	if err := os.WriteFile("course.bin", data, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -2,37 +2,36 @@ package lessons_test
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"reflect"
 	"testing"
 
 	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/lessons/internal/coursegen"
 )
 
-// TestBuiltinCourseUpToDate: course_gen.go is what `go generate
-// ./lessons` writes from the course's files as they are now.
+// TestBuiltinCourseUpToDate: course.bin is what `go generate ./lessons`
+// writes from the course's files as they are now.
 func TestBuiltinCourseUpToDate(t *testing.T) {
-	p, err := lessons.Load(os.DirFS("course"))
+	want, err := lessons.Compile(os.DirFS("course"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := coursegen.Generate(p, "lessons/course")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile("course_gen.go")
+	got, err := os.ReadFile("course.bin")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("lessons/course_gen.go is stale: run `go generate ./lessons`")
+		t.Fatal("lessons/course.bin is not what lessons/course gives: run `go generate ./lessons`")
 	}
 }
 
 // TestBuiltinCourseIsTheParsedCourse: the compiled course is, value for
 // value, the course Load reads from its files, and each call gives a copy
-// of its own (a caller that edits its pack never edits another's).
+// of its own (a caller that edits its pack never edits another's). The
+// files no lesson parses are still files of the pack, and the files it
+// parses are not kept a second time.
 func TestBuiltinCourseIsTheParsedCourse(t *testing.T) {
 	parsed, err := lessons.Load(os.DirFS("course"))
 	if err != nil {
@@ -48,9 +47,24 @@ func TestBuiltinCourseIsTheParsedCourse(t *testing.T) {
 	if !reflect.DeepEqual(built.Scenarios, parsed.Scenarios) {
 		t.Error("the compiled course's scenarios differ from the parsed ones")
 	}
-	// Snippets are still read from the embedded files.
-	if _, err := built.Snippet(built.Lessons[0].Steps[0].Race.Scenario); err != nil {
-		t.Errorf("the compiled course cannot read its files: %v", err)
+	// A scenario only the quiz races is a file of the pack.
+	const quizOnly = "scenarios/gen-deploy-annotate.yaml"
+	if _, raced := parsed.Scenarios[quizOnly]; raced {
+		t.Fatalf("%s is raced by a lesson: pick another file for this test", quizOnly)
+	}
+	want, err := os.ReadFile("course/" + quizOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := built.Snippet(quizOnly); err != nil || !bytes.Equal(got, want) {
+		t.Errorf("the compiled course's %s: %v", quizOnly, err)
+	}
+	raced := built.Lessons[0].Steps[0].Race.Scenario
+	if _, err := built.Snippet(raced); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the compiled course keeps %s as a file too (or fails otherwise: %v)", raced, err)
+	}
+	if _, err := built.Snippet("../course.go"); err == nil {
+		t.Error("the compiled course reads a file outside itself")
 	}
 	built.Lessons[0].Title = "changed"
 	built.Scenarios["extra"] = nil
