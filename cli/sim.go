@@ -65,7 +65,7 @@ or cannot be read (missing, not a regular file, over 1 MiB), 2 usage error.`,
 			}
 			o, err := race.Run(sc, sched)
 			if err != nil {
-				if sched.Tokens != nil {
+				if sched.Moves != nil {
 					return usageErr(fmt.Errorf("--schedule: %w", err))
 				}
 				return invalidErr(fmt.Errorf("%s: %w", src.name(), err))
@@ -118,7 +118,7 @@ func runOnFakes(env Env, src raceSource, schedule, seed, output, backend string)
 		return err
 	}
 	fail := func(err error) error {
-		if sched.Tokens != nil {
+		if sched.Moves != nil {
 			return usageErr(fmt.Errorf("--schedule: %w", err))
 		}
 		return invalidErr(fmt.Errorf("%s: %w", src.name(), err))
@@ -251,7 +251,11 @@ func parseSchedule(schedule, seed string) (race.Schedule, error) {
 			if t == "" {
 				return s, usageErr(fmt.Errorf("--schedule %q: empty step", schedule))
 			}
-			s.Tokens = append(s.Tokens, t)
+			m, err := scenario.ParseMove(t)
+			if err != nil {
+				return s, usageErr(fmt.Errorf("--schedule: %w", err))
+			}
+			s.Moves = append(s.Moves, m)
 		}
 	}
 	return s, nil

@@ -133,7 +133,7 @@ func TestConformance(t *testing.T) {
 	// Every race the course plays: each step's scenario with the step's
 	// schedule, and with each choose option's strategy applied.
 	for _, r := range courseRaces(t) {
-		ok := t.Run("lessons/"+r.name, func(t *testing.T) { compare(t, r.sc, race.Schedule{Tokens: r.schedule}) })
+		ok := t.Run("lessons/"+r.name, func(t *testing.T) { compare(t, r.sc, race.Schedule{Moves: scenario.MustMoves(r.schedule...)}) })
 		if !ok {
 			failed = append(failed, "lessons/"+r.name)
 		}

@@ -240,7 +240,7 @@ func leaves(m map[string]interface{}) map[string]string {
 func (c *Comparison) WriteText(w io.Writer) error {
 	ref := c.Runs[0]
 	fmt.Fprintf(w, "race %s on %d backends (reference: %s), schedule %s\n\n", c.Scenario, len(c.Runs), ref.Backend,
-		strings.Join(ref.Outcome.Schedule, ","))
+		strings.Join(scenario.Tokens(ref.Outcome.Schedule), ","))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := []string{"step"}
 	cols := make([][]race.Step, len(c.Runs))

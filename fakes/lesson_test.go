@@ -8,6 +8,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // The lesson "Your tests lie" (lessons/course/15-tests-lie.yaml) plays its
@@ -65,7 +66,7 @@ func testsLieRaces(t *testing.T) []lessonRace {
 			}
 			lr := lessonRace{step: i, scenario: s.Race.Scenario, option: opt, results: map[Name]*Result{}}
 			for _, n := range All() {
-				r, err := Run(n, sc, race.Schedule{Tokens: s.Race.Schedule})
+				r, err := Run(n, sc, race.Schedule{Moves: scenario.MustMoves(s.Race.Schedule...)})
 				if err != nil {
 					t.Fatalf("%s on %s: %v", lr, n, err)
 				}

@@ -3,7 +3,6 @@ package fakes
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -23,9 +22,9 @@ type Result struct {
 // Skip is one schedule step a backend could not take.
 type Skip struct {
 	// Step is the step's position in the schedule, from 1.
-	Step  int    `json:"step"`
-	Token string `json:"token"`
-	Why   string `json:"why"`
+	Step  int           `json:"step"`
+	Token scenario.Move `json:"token"`
+	Why   string        `json:"why"`
 }
 
 // Run plays a race on backend n with the schedule the simulator would use:
@@ -39,11 +38,11 @@ func Run(n Name, sc *scenario.Scenario, sched race.Schedule) (*Result, error) {
 		return nil, err
 	}
 	defer closeFn()
-	if sched.Tokens == nil && sched.Seed == nil {
-		sched.Tokens, sched.Seed = sc.Schedule, sc.Seed
+	if sched.Moves == nil && sched.Seed == nil {
+		sched.Moves, sched.Seed = sc.Schedule, sc.Seed
 	}
 	res := &Result{Backend: n}
-	if sched.Tokens == nil {
+	if sched.Moves == nil {
 		if err := w.Play(race.Schedule{Seed: sched.Seed}); err != nil {
 			return nil, fmt.Errorf("%s: %w", n, err)
 		}
@@ -51,7 +50,7 @@ func Run(n Name, sc *scenario.Scenario, sched race.Schedule) (*Result, error) {
 		return res, nil
 	}
 	budget := sc.StepBudget()
-	for i, tok := range sched.Tokens {
+	for i, tok := range sched.Moves {
 		if len(w.Taken()) >= budget {
 			break
 		}
@@ -60,7 +59,7 @@ func Run(n Name, sc *scenario.Scenario, sched race.Schedule) (*Result, error) {
 		}
 		if !slices.Contains(w.Enabled(), tok) {
 			why := "it had finished"
-			if strings.HasSuffix(tok, race.CacheSuffix) {
+			if tok.Deliver {
 				why = "no watch event was waiting"
 			}
 			res.Skipped = append(res.Skipped, Skip{Step: i + 1, Token: tok, Why: why})
@@ -71,7 +70,7 @@ func Run(n Name, sc *scenario.Scenario, sched race.Schedule) (*Result, error) {
 		}
 	}
 	// An empty, non-nil schedule: finish round-robin.
-	if err := w.Play(race.Schedule{Tokens: []string{}}); err != nil {
+	if err := w.Play(race.Schedule{Moves: scenario.MustMoves()}); err != nil {
 		return nil, fmt.Errorf("%s: %w", n, err)
 	}
 	res.Outcome = w.Outcome()
@@ -80,8 +79,8 @@ func Run(n Name, sc *scenario.Scenario, sched race.Schedule) (*Result, error) {
 
 // knownToken rejects a step that names no controller of the scenario, on
 // every backend alike (the simulator's own error).
-func knownToken(sc *scenario.Scenario, tok string) error {
-	name := strings.TrimSuffix(tok, race.CacheSuffix)
+func knownToken(sc *scenario.Scenario, tok scenario.Move) error {
+	name := tok.Controller
 	for _, c := range sc.Controllers {
 		if c.Name == name {
 			return nil

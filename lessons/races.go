@@ -86,7 +86,11 @@ func (p *Pack) Run(s Step, opt *Option) (*race.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	return race.Run(sc, race.Schedule{Tokens: s.Race.Schedule})
+	moves, err := scenario.ParseMoves(s.Race.Schedule)
+	if err != nil {
+		return nil, err
+	}
+	return race.Run(sc, race.Schedule{Moves: moves})
 }
 
 // ReadFile reads a file the pack names, with the rules every file of a

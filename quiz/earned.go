@@ -131,7 +131,7 @@ func raceAsks(races *racecache.Races, spec lessons.RaceSpec, cs []lessons.Claim)
 	if err != nil {
 		return nil
 	}
-	return lint.Asks(sc, o.Schedule, cs)
+	return lint.Asks(sc, scenario.Tokens(o.Schedule), cs)
 }
 
 func played(races *racecache.Races, spec lessons.RaceSpec) (*scenario.Scenario, *race.Outcome, error) {

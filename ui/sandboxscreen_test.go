@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/conflictlab/conflictlab/sandbox/draft"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -162,7 +163,7 @@ func TestSandboxDraftKeptAcrossRuns(t *testing.T) {
 	next := start(t, cfg, 100, 30)
 	next.Send(nav.OpenSandbox{})
 	mustContain(t, next.View(), "restored the race you were building")
-	if got := strings.Join(app(next).sandbox.Taken(), " "); got != "a b a" {
+	if got := strings.Join(scenario.Tokens(app(next).sandbox.Taken()), " "); got != "a b a" {
 		t.Fatalf("restored schedule %q, want a b a", got)
 	}
 

@@ -130,7 +130,7 @@ func replays(p *lessons.Pack) ([]answerbias.Finding, memory) {
 				if err != nil {
 					continue // the claim checks report a race that does not run
 				}
-				id := RaceID(sc, o.Schedule)
+				id := RaceID(sc, scenario.Tokens(o.Schedule))
 				if s.Kind == lessons.Predict {
 					if f, ok := asked(mem, sc, id, optionClaims(s), here); ok {
 						f.File, f.Line, f.Field = l.File, s.Line, field
@@ -147,7 +147,7 @@ func replays(p *lessons.Pack) ([]answerbias.Finding, memory) {
 					if err != nil {
 						continue
 					}
-					id := RaceID(sc, o.Schedule)
+					id := RaceID(sc, scenario.Tokens(o.Schedule))
 					if f, ok := asked(mem, sc, id, s.Claims, here); ok {
 						f.File, f.Line, f.Field = l.File, opt.Line, fmt.Sprintf("%s.options[%d]", field, k)
 						f.Msg = "option " + opt.ID + ": " + f.Msg
@@ -157,7 +157,7 @@ func replays(p *lessons.Pack) ([]answerbias.Finding, memory) {
 				for k := range s.Options {
 					if opt := &s.Options[k]; opt.Correct {
 						if sc, o, err := run(p, s, opt); err == nil {
-							id := RaceID(sc, o.Schedule)
+							id := RaceID(sc, scenario.Tokens(o.Schedule))
 							mem.of(id).shown = orFirst(mem.of(id).shown, here)
 							played = append(played, playedRace{sc: sc, o: o, where: here, lesson: l})
 						}
@@ -176,11 +176,11 @@ func replays(p *lessons.Pack) ([]answerbias.Finding, memory) {
 					// The same race played before, or an order this lesson
 					// played on another race that breaks this one too.
 					same := RaceID(pr.sc, nil) == mine && playgoal.BreakMet(s.Goal, pr.sc, pr.o)
-					if !same && !(pr.lesson == l && breaksWith(s.Goal, sc, pr.o.Schedule)) {
+					if !same && !(pr.lesson == l && breaksWith(s.Goal, sc, scenario.Tokens(pr.o.Schedule))) {
 						continue
 					}
 					out = append(out, excuse(answerbias.Finding{File: l.File, Line: s.Goal.Line, Field: field + ".goal", Check: answerbias.Replay,
-						Msg: fmt.Sprintf("the order %s played (%s) already meets this goal: the learner can take that order again", pr.where, strings.Join(pr.o.Schedule, " "))}, nil))
+						Msg: fmt.Sprintf("the order %s played (%s) already meets this goal: the learner can take that order again", pr.where, strings.Join(scenario.Tokens(pr.o.Schedule), " "))}, nil))
 					break
 				}
 			}
@@ -204,7 +204,8 @@ func breaksWith(g *lessons.PlayGoal, sc *scenario.Scenario, schedule []string) b
 		return false
 	}
 	for _, tok := range schedule {
-		if w.Step(tok) != nil {
+		m, err := scenario.ParseMove(tok)
+		if err != nil || w.Step(m) != nil {
 			return false
 		}
 		if playgoal.BreakMet(g, sc, w.Outcome()) {
@@ -226,7 +227,11 @@ func run(p *lessons.Pack, s lessons.Step, opt *lessons.Option) (*scenario.Scenar
 	if err != nil {
 		return nil, nil, err
 	}
-	o, err := race.Run(sc, race.Schedule{Tokens: s.Race.Schedule})
+	moves, err := scenario.ParseMoves(s.Race.Schedule)
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := race.Run(sc, race.Schedule{Moves: moves})
 	return sc, o, err
 }
 

@@ -59,7 +59,7 @@ func ShortestBreak(ctx context.Context, g *lessons.PlayGoal, sc *scenario.Scenar
 					return nil, err
 				}
 				if BreakMet(g, sc, c.Outcome()) {
-					return append([]string(nil), c.Taken()...), nil
+					return scenario.Tokens(c.Taken()), nil
 				}
 				if c.Done() {
 					continue
@@ -106,7 +106,7 @@ func ProveFix(ctx context.Context, g *lessons.PlayGoal, sc *scenario.Scenario, o
 	for _, v := range g.Fix {
 		if n := r.Tally[v]; n > 0 {
 			if fr.Bad == 0 {
-				fr.Example, fr.Verdict = r.Examples[v], v
+				fr.Example, fr.Verdict = scenario.Tokens(r.Examples[v]), v
 			}
 			fr.Bad += n
 		}
@@ -163,7 +163,11 @@ func prove(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string, pr 
 			return errs
 		}
 		for i, tok := range g.Schedule {
-			if err := w.Step(tok); err != nil {
+			m, err := scenario.ParseMove(tok)
+			if err == nil {
+				err = w.Step(m)
+			}
+			if err != nil {
 				fail(fmt.Sprintf(".schedule[%d]", i), err.Error())
 				return errs
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/internal/packtest"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // playPack is a one-lesson pack around the course's lost-update race
@@ -99,7 +100,7 @@ func TestShortestBreakIsShortest(t *testing.T) {
 	}
 	// It really breaks it, and its first three moves do not.
 	w, _ := race.New(sc)
-	for i, tok := range best {
+	for i, tok := range scenario.MustMoves(best...) {
 		if BreakMet(s.Goal, sc, w.Outcome()) {
 			t.Fatalf("goal met after %d moves of %v", i, best)
 		}

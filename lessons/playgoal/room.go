@@ -113,13 +113,13 @@ func MeasureBreak(ctx context.Context, sc *scenario.Scenario, met func(*race.Out
 		return BreakRoom{}, err
 	}
 	r := BreakRoom{Par: len(shortest), Walks: walks, Controllers: len(sc.Controllers)}
-	moves := map[string]bool{}
+	moves := map[scenario.Move]bool{}
 	if r.Longest, err = longest(ctx, w, race.NewStateKeys(), map[[32]byte]int{}, moves); err != nil {
 		return r, err
 	}
 	for m := range moves {
-		if !slices.Contains(shortest, m) {
-			r.Decoys = append(r.Decoys, m)
+		if !slices.Contains(shortest, m.String()) {
+			r.Decoys = append(r.Decoys, m.String())
 		}
 	}
 	slices.Sort(r.Decoys)
@@ -153,13 +153,13 @@ func MeasureBreak(ctx context.Context, sc *scenario.Scenario, met func(*race.Out
 // it meets, and the prefixes one move longer that a walk has taken.
 type walkNode struct {
 	world    *race.World
-	moves    []string
+	moves    []scenario.Move
 	met      bool
 	done     bool
-	children map[string]*walkNode
+	children map[scenario.Move]*walkNode
 }
 
-func (n *walkNode) enabled() []string {
+func (n *walkNode) enabled() []scenario.Move {
 	if n.moves == nil {
 		n.moves = n.world.Enabled()
 		n.done = n.world.Done()
@@ -167,7 +167,7 @@ func (n *walkNode) enabled() []string {
 	return n.moves
 }
 
-func (n *walkNode) child(tok string, met func(*race.Outcome) bool) (*walkNode, error) {
+func (n *walkNode) child(tok scenario.Move, met func(*race.Outcome) bool) (*walkNode, error) {
 	if c, ok := n.children[tok]; ok {
 		return c, nil
 	}
@@ -177,7 +177,7 @@ func (n *walkNode) child(tok string, met func(*race.Outcome) bool) (*walkNode, e
 	}
 	c := &walkNode{world: w, met: met(w.Outcome())}
 	if n.children == nil {
-		n.children = map[string]*walkNode{}
+		n.children = map[scenario.Move]*walkNode{}
 	}
 	n.children[tok] = c
 	return c, nil
@@ -186,7 +186,7 @@ func (n *walkNode) child(tok string, met func(*race.Outcome) bool) (*walkNode, e
 // longest is the number of moves in the longest order that finishes the
 // race from w; moves collects every move offered on the way. A state
 // reached again is not searched again (its key counts the steps taken).
-func longest(ctx context.Context, w *race.World, keys *race.StateKeys, memo map[[32]byte]int, moves map[string]bool) (int, error) {
+func longest(ctx context.Context, w *race.World, keys *race.StateKeys, memo map[[32]byte]int, moves map[scenario.Move]bool) (int, error) {
 	if w.Done() {
 		return 0, nil
 	}

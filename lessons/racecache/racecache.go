@@ -103,7 +103,11 @@ func (r *Races) Race(sp lessons.RaceSpec) (*race.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, err := race.Run(sc, race.Schedule{Tokens: sp.Schedule})
+	moves, err := scenario.ParseMoves(sp.Schedule)
+	if err != nil {
+		return nil, err
+	}
+	o, err := race.Run(sc, race.Schedule{Moves: moves})
 	if err != nil {
 		return nil, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/player"
 	"github.com/conflictlab/conflictlab/ui/raceview"
@@ -143,7 +144,11 @@ func (l *liveReplayer) Replay(ctx context.Context, s lessons.Step, opt *lessons.
 	if err != nil {
 		return nil, err
 	}
-	res, err := l.cluster.Run(ctx, sc, race.Schedule{Tokens: s.Race.Schedule})
+	moves, err := scenario.ParseMoves(s.Race.Schedule)
+	if err != nil {
+		return nil, err
+	}
+	res, err := l.cluster.Run(ctx, sc, race.Schedule{Moves: moves})
 	if err != nil {
 		return nil, err
 	}

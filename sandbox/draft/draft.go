@@ -149,7 +149,7 @@ func Clone(sc *scenario.Scenario) *scenario.Scenario {
 		}
 		c.Controllers[i] = ctl
 	}
-	c.Schedule = append([]string(nil), sc.Schedule...)
+	c.Schedule = append([]scenario.Move(nil), sc.Schedule...)
 	if sc.Seed != nil {
 		s := *sc.Seed
 		c.Seed = &s

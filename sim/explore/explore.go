@@ -68,9 +68,9 @@ type Result struct {
 	Paths  int `json:"paths"`
 	Slept  int `json:"slept"`
 	// Examples holds the first schedule found for each verdict.
-	Examples  map[race.Verdict][]string `json:"examples"`
-	Truncated bool                      `json:"truncated"`
-	Cancelled bool                      `json:"cancelled"`
+	Examples  map[race.Verdict][]scenario.Move `json:"examples"`
+	Truncated bool                             `json:"truncated"`
+	Cancelled bool                             `json:"cancelled"`
 	// Invariants counts the interleavings that end with one of the
 	// scenario's invariants broken, beside the verdicts (nil when the
 	// scenario declares none).
@@ -116,7 +116,7 @@ func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result,
 		return nil, fmt.Errorf("explore: %d invariants: at most %d", len(sc.Invariants), maxInvariants)
 	}
 	max := sc.StepBudget()
-	r := &Result{Scenario: sc.Name, Tally: map[race.Verdict]int{}, Examples: map[race.Verdict][]string{},
+	r := &Result{Scenario: sc.Name, Tally: map[race.Verdict]int{}, Examples: map[race.Verdict][]scenario.Move{},
 		Invariants: newInvariantsTally(sc)}
 	if !opts.reference {
 		if opts.TuneGC {
@@ -181,7 +181,7 @@ func (r *Result) leaf(w *race.World, opts Options) bool {
 	r.Tally[v]++
 	r.Schedules++
 	if _, ok := r.Examples[v]; !ok {
-		r.Examples[v] = append([]string(nil), w.Taken()...)
+		r.Examples[v] = append([]scenario.Move(nil), w.Taken()...)
 	}
 	if r.Invariants != nil {
 		b := brokenIn(w)

@@ -57,7 +57,7 @@ func TestUnconditionalUpdateLosesInSomeInterleavings(t *testing.T) {
 	if r.Schedules != 6 || !reflect.DeepEqual(r.Tally, want) {
 		t.Fatalf("got %d schedules, tally %v; want 6, %v", r.Schedules, r.Tally, want)
 	}
-	if got := r.Examples[race.VerdictLost]; !reflect.DeepEqual(got, []string{"a", "b", "a", "b"}) {
+	if got := r.Examples[race.VerdictLost]; !reflect.DeepEqual(got, scenario.MustMoves("a", "b", "a", "b")) {
 		t.Fatalf("first losing schedule %v", got)
 	}
 }
@@ -130,8 +130,8 @@ func TestCloningMatchesReplay(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := map[race.Verdict]int{}
-		var replay func(prefix []string)
-		replay = func(prefix []string) {
+		var replay func(prefix []scenario.Move)
+		replay = func(prefix []scenario.Move) {
 			w, err := race.New(sc)
 			if err != nil {
 				t.Fatal(err)
@@ -147,7 +147,7 @@ func TestCloningMatchesReplay(t *testing.T) {
 				return
 			}
 			for _, tok := range en {
-				replay(append(append([]string(nil), prefix...), tok))
+				replay(append(append([]scenario.Move(nil), prefix...), tok))
 			}
 		}
 		replay(nil)

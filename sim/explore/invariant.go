@@ -18,7 +18,7 @@ type InvariantsTally struct {
 	ByVerdict map[race.Verdict]int `json:"byVerdict"`
 	// Example is the first such schedule in depth-first order, as the
 	// verdicts' examples are (nil when none breaks one).
-	Example []string `json:"example,omitempty"`
+	Example []scenario.Move `json:"example,omitempty"`
 	// Each is every invariant's own count, in the scenario's order.
 	Each []InvariantTally `json:"each"`
 }
@@ -34,7 +34,7 @@ type InvariantTally struct {
 	Why       string   `json:"why"`
 	Broken    int      `json:"broken"`
 	// Example is the first schedule in depth-first order that breaks it.
-	Example []string `json:"example,omitempty"`
+	Example []scenario.Move `json:"example,omitempty"`
 }
 
 // Invariant is the invariant as a race.InvariantResult with no count,
@@ -81,16 +81,16 @@ func brokenIn(w *race.World) brokenSet {
 
 // example records the schedule as the first example of each invariant in
 // b (and of breaking one) that has none yet.
-func (t *InvariantsTally) example(b brokenSet, schedule []string) {
+func (t *InvariantsTally) example(b brokenSet, schedule []scenario.Move) {
 	if b == 0 {
 		return
 	}
 	if t.Example == nil {
-		t.Example = append([]string(nil), schedule...)
+		t.Example = append([]scenario.Move(nil), schedule...)
 	}
 	for i := range t.Each {
 		if b&(1<<i) != 0 && t.Each[i].Example == nil {
-			t.Each[i].Example = append([]string(nil), schedule...)
+			t.Each[i].Example = append([]scenario.Move(nil), schedule...)
 		}
 	}
 }

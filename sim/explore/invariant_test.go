@@ -52,7 +52,7 @@ func TestInvariantsCountedBesideVerdicts(t *testing.T) {
 			if e.Example == nil {
 				continue
 			}
-			o, err := race.Run(sc, race.Schedule{Tokens: e.Example})
+			o, err := race.Run(sc, race.Schedule{Moves: e.Example})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,9 +81,9 @@ func TestNoInvariantsNoCount(t *testing.T) {
 		}
 		var got struct {
 			Invariants *struct {
-				Broken    int            `json:"broken"`
-				ByVerdict map[string]int `json:"byVerdict"`
-				Example   []string       `json:"example"`
+				Broken    int             `json:"broken"`
+				ByVerdict map[string]int  `json:"byVerdict"`
+				Example   []scenario.Move `json:"example"`
 				Each      []struct {
 					Selector string `json:"selector"`
 					Want     int    `json:"want"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // tally counts a subtree's interleavings by verdict, in race.Verdicts
@@ -87,7 +88,7 @@ type node struct {
 
 // edge: token, in the node's own world, leads to the state to stands for.
 type edge struct {
-	token string
+	token scenario.Move
 	to    ref
 }
 
@@ -102,7 +103,7 @@ type ref struct {
 
 // child is the state token (named as in the viewing world) leads to from
 // r, seen from the same world, or a nil node (r is a leaf).
-func (m *merger) child(r ref, token string) ref {
+func (m *merger) child(r ref, token scenario.Move) ref {
 	for _, e := range r.n.next {
 		if m.rename(e.token, r.perm) == token {
 			return ref{e.to.n, compose(e.to.perm, r.perm)}
@@ -126,25 +127,20 @@ func compose(inner, outer []int) []int {
 	return out
 }
 
-// rename is token with controller i renamed perm[i].
-func (m *merger) rename(token string, perm []int) string {
+// rename is the move with controller i renamed perm[i].
+func (m *merger) rename(move scenario.Move, perm []int) scenario.Move {
 	if perm == nil {
-		return token
+		return move
 	}
-	t := m.tokens[token]
-	return m.tokenOf[perm[t.actor]][t.cache]
-}
-
-type tokenInfo struct {
-	actor int
-	cache int // 1 for a watch delivery
+	move.Controller = m.names[perm[m.index[move.Controller]]]
+	return move
 }
 
 // sleeper is a token asleep in a state: taking it there leads to a state
 // already explored — to, the same node as a state met earlier in
 // depth-first order (see walk).
 type sleeper struct {
-	token string
+	token scenario.Move
 	to    ref
 }
 
@@ -204,10 +200,10 @@ type merger struct {
 	r    *Result
 	keys *race.StateKeys
 	memo map[[32]byte]*node
-	// tokens and tokenOf translate schedule tokens to controllers and
-	// back, for renamings.
-	tokens  map[string]tokenInfo
-	tokenOf [][2]string
+	// index and names translate controllers' names to their places in
+	// the scenario and back, for renamings.
+	index map[string]int
+	names []string
 	// leaves holds one shared leaf node per verdict; with invariants
 	// (width > nVerdicts), invLeaves holds one per verdict and set of
 	// invariants broken (leafKey), made when first met.
@@ -224,11 +220,10 @@ func newMerger(ctx context.Context, opts Options, max int, r *Result, w *race.Wo
 		keys = race.NewSymmetricStateKeys(w)
 	}
 	m := &merger{ctx: ctx, opts: opts, max: max, r: r, keys: keys, memo: map[[32]byte]*node{},
-		tokens: map[string]tokenInfo{}}
+		index: map[string]int{}}
 	for i, c := range w.Scenario().Controllers {
-		m.tokens[c.Name] = tokenInfo{i, 0}
-		m.tokens[c.Name+race.CacheSuffix] = tokenInfo{i, 1}
-		m.tokenOf = append(m.tokenOf, [2]string{c.Name, c.Name + race.CacheSuffix})
+		m.index[c.Name] = i
+		m.names = append(m.names, c.Name)
 	}
 	m.width = tallyWidth(len(w.Scenario().Invariants))
 	for i := range race.Verdicts {
@@ -399,9 +394,9 @@ func renaming(from, to []int) []int {
 // the node it leads to from w·tok (one edge on from where it led in w).
 // A token whose node has no such edge (it led to a leaf) is left awake:
 // waking a token only costs exploring it.
-func (m *merger) sleepAfter(w *race.World, tok string, sleep []sleeper, done []edge) []sleeper {
+func (m *merger) sleepAfter(w *race.World, tok scenario.Move, sleep []sleeper, done []edge) []sleeper {
 	var out []sleeper
-	add := func(t string, to ref) {
+	add := func(t scenario.Move, to ref) {
 		if !w.Commute(t, tok) {
 			return
 		}
@@ -418,7 +413,7 @@ func (m *merger) sleepAfter(w *race.World, tok string, sleep []sleeper, done []e
 	return out
 }
 
-func asleep(sleep []sleeper, tok string) *sleeper {
+func asleep(sleep []sleeper, tok scenario.Move) *sleeper {
 	for i := range sleep {
 		if sleep[i].token == tok {
 			return &sleep[i]
@@ -430,7 +425,7 @@ func asleep(sleep []sleeper, tok string) *sleeper {
 // checkSlept, in the tests' checking mode, takes the sleeping token after
 // all and requires that it reaches the state its node stands for: the
 // same state key, or the same verdict for a leaf.
-func (m *merger) checkSlept(w *race.World, tok string, to *node) error {
+func (m *merger) checkSlept(w *race.World, tok scenario.Move, to *node) error {
 	if !m.opts.checkSleep {
 		return nil
 	}
@@ -493,7 +488,7 @@ func (m *merger) leaf(w *race.World) (ref, bool, error) {
 	n := ref{n: m.leafNode(i, b)}
 	m.r.Paths++
 	if _, ok := m.r.Examples[v]; !ok {
-		m.r.Examples[v] = append([]string(nil), w.Taken()...)
+		m.r.Examples[v] = append([]scenario.Move(nil), w.Taken()...)
 	}
 	if b != 0 {
 		m.r.Invariants.example(b, w.Taken())

@@ -51,7 +51,7 @@ func sameAsReference(t *testing.T, name string, sc *scenario.Scenario, limit int
 	}
 	sameInvariants(t, name, sc, got, ref)
 	for v, ex := range got.Examples {
-		o, err := race.Run(sc, race.Schedule{Tokens: ex})
+		o, err := race.Run(sc, race.Schedule{Moves: ex})
 		if err != nil {
 			t.Fatalf("%s: example %v for %s: %v", name, ex, v, err)
 		}
@@ -121,8 +121,8 @@ func sameInvariants(t *testing.T, name string, sc *scenario.Scenario, got, ref *
 	if byVerdict != inv.Broken || inv.Broken > got.Schedules || most > inv.Broken || (inv.Broken > 0) != (inv.Example != nil) {
 		t.Errorf("%s: %d of %d interleavings break an invariant, %d by verdict, at most %d each, example %v", name, inv.Broken, got.Schedules, byVerdict, most, inv.Example)
 	}
-	broken := func(ex []string) []race.InvariantResult {
-		o, err := race.Run(sc, race.Schedule{Tokens: ex})
+	broken := func(ex []scenario.Move) []race.InvariantResult {
+		o, err := race.Run(sc, race.Schedule{Moves: ex})
 		if err != nil {
 			t.Fatalf("%s: invariant example %v: %v", name, ex, err)
 		}

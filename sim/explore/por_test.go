@@ -56,15 +56,15 @@ func TestWritesNeverSleep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !w.Commute("a", "b") {
+	if !w.Commute(scenario.Step("a"), scenario.Step("b")) {
 		t.Fatal("two live GETs of an existing object should commute")
 	}
-	for _, tok := range []string{"a", "b"} {
+	for _, tok := range scenario.MustMoves("a", "b") {
 		if err := w.Step(tok); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if w.Commute("a", "b") {
+	if w.Commute(scenario.Step("a"), scenario.Step("b")) {
 		t.Fatal("two writes commute")
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/apiserver"
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // BenchmarkRace is one whole two-controller race: setup, informer sync,
@@ -15,7 +16,7 @@ func BenchmarkRace(b *testing.B) {
 	bb := prog("b", controller.Update, set("data.b", "1"))
 	bb.Retry = controller.DefaultRetry()
 	sc := twoWriters(configMap(map[string]interface{}{"x": "0"}), a, bb)
-	sched := Schedule{Tokens: []string{"a", "b", "a", "b", "b", "b"}}
+	sched := Schedule{Moves: scenario.MustMoves("a", "b", "a", "b", "b", "b")}
 	for i := 0; i < b.N; i++ {
 		o, err := Run(sc, sched)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 func removeFinalizer(name string) controller.Mutation {
@@ -19,7 +20,7 @@ func TestShiftedIndexLosesAnotherElement(t *testing.T) {
 	other := prog("other", controller.StrategicPatch, removeFinalizer("example.com/a"))
 	other.Program.Read = controller.FromLive
 	sc := twoWriters(configMap(nil, "example.com/a", "example.com/you", "example.com/z"), you, other)
-	o, err := Run(sc, Schedule{Tokens: []string{"you", "other", "other", "you"}})
+	o, err := Run(sc, Schedule{Moves: scenario.MustMoves("you", "other", "other", "you")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestShiftedIndexLosesAnotherElement(t *testing.T) {
 	// Removing by name (strategic merge patch) takes only its own element.
 	you.Program.Write = controller.StrategicPatch
 	sc = twoWriters(configMap(nil, "example.com/a", "example.com/you", "example.com/z"), you, other)
-	if o, err = Run(sc, Schedule{Tokens: []string{"you", "other", "other", "you"}}); err != nil {
+	if o, err = Run(sc, Schedule{Moves: scenario.MustMoves("you", "other", "other", "you")}); err != nil {
 		t.Fatal(err)
 	}
 	if len(o.Lost) != 0 {

@@ -1,13 +1,12 @@
 package race
 
 import (
-	"strings"
-
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
-// Commute reports whether two tokens enabled in w are independent here:
+// Commute reports whether two moves enabled in w are independent here:
 // taking them in either order reaches worlds with the same state key (so
 // with the same future, see StateKeys), and neither disables the other.
 // The explorer's partial-order reduction (sleep sets) relies on it, so it
@@ -15,7 +14,7 @@ import (
 // again, a false "yes" would lose interleavings.
 //
 // What a step touches:
-//   - NAME.cache (a manual-lag informer's delivery) touches only NAME's
+//   - A delivery to NAME's manual-lag informer touches only NAME's
 //     cache: it reads the first event that cache has not seen, which no
 //     other step removes (the server's history only grows; nothing
 //     compacts it during a race), and it does not move the clock.
@@ -42,9 +41,9 @@ import (
 // own machine (and the clock, which ends two ticks on in either order).
 // Two requests to the server are dependent unless both are reads, as the
 // rule above already says.
-func (w *World) Commute(t, u string) bool {
-	ta, tcache := w.tokenActor(t)
-	ua, ucache := w.tokenActor(u)
+func (w *World) Commute(t, u scenario.Move) bool {
+	ta, tcache := w.moveActor(t)
+	ua, ucache := w.moveActor(u)
 	if ta == nil || ua == nil || ta == ua {
 		return false
 	}
@@ -58,17 +57,14 @@ func (w *World) Commute(t, u string) bool {
 	return w.quietRead(ta) && w.quietRead(ua)
 }
 
-// tokenActor resolves a schedule token to its actor, and whether it is a
-// watch delivery.
-func (w *World) tokenActor(token string) (*actor, bool) {
-	if name, ok := strings.CutSuffix(token, CacheSuffix); ok {
-		a := w.actor(name)
-		if a == nil || !a.lag.Manual {
-			return nil, false
-		}
-		return a, true
+// moveActor resolves a move to its actor, and whether it is a watch
+// delivery (nil for a delivery to an informer that is not hand-fed).
+func (w *World) moveActor(m scenario.Move) (*actor, bool) {
+	a := w.actor(m.Controller)
+	if m.Deliver && (a == nil || !a.lag.Manual) {
+		return nil, false
 	}
-	return w.actor(token), false
+	return a, m.Deliver
 }
 
 // readModifyWrite are the programs whose machine handles a read as

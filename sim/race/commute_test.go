@@ -73,7 +73,7 @@ func TestCommuteMeansSameState(t *testing.T) {
 }
 
 // both takes a then b on a clone of w, failing if b is no longer enabled.
-func both(t *testing.T, w *World, a, b string) *World {
+func both(t *testing.T, w *World, a, b scenario.Move) *World {
 	t.Helper()
 	c := w.Clone()
 	if err := c.Step(a); err != nil {
@@ -93,7 +93,10 @@ func both(t *testing.T, w *World, a, b string) *World {
 // two orders end in different states), then refused.
 func TestCommuteRefusesWhatTheClockOrders(t *testing.T) {
 	keys := NewStateKeys()
-	differ := func(w *World, a, b string) bool { return keys.Key(both(t, w, a, b)) != keys.Key(both(t, w, b, a)) }
+	differ := func(w *World, a, b string) bool {
+		ma, mb := scenario.Step(a), scenario.Step(b)
+		return keys.Key(both(t, w, ma, mb)) != keys.Key(both(t, w, mb, ma))
+	}
 
 	// An event falling due: a writes at once (a live read), b and c read
 	// their Listers, whose informers lag 2 ms. Right after a's write, the
@@ -107,10 +110,10 @@ func TestCommuteRefusesWhatTheClockOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !w.Commute("b", "c") {
+	if !w.Commute(scenario.Step("b"), scenario.Step("c")) {
 		t.Fatal("two Lister reads with nothing pending should commute")
 	}
-	for _, tok := range []string{"a", "a"} {
+	for _, tok := range scenario.MustMoves("a", "a") {
 		if err := w.Step(tok); err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +121,7 @@ func TestCommuteRefusesWhatTheClockOrders(t *testing.T) {
 	if !differ(w, "b", "c") {
 		t.Fatal("the event falling due should order the two reads")
 	}
-	if w.Commute("b", "c") {
+	if w.Commute(scenario.Step("b"), scenario.Step("c")) {
 		t.Fatal("Commute ignores an event about to fall due")
 	}
 
@@ -136,7 +139,7 @@ func TestCommuteRefusesWhatTheClockOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tok := range []string{"b", "c", "c", "b"} { // b's update conflicts
+	for _, tok := range scenario.MustMoves("b", "c", "c", "b") { // b's update conflicts
 		if err := w.Step(tok); err != nil {
 			t.Fatal(err)
 		}
@@ -147,7 +150,7 @@ func TestCommuteRefusesWhatTheClockOrders(t *testing.T) {
 	if !differ(w, "b", "c") {
 		t.Fatal("b's wake-up should depend on the order")
 	}
-	if w.Commute("b", "c") {
+	if w.Commute(scenario.Step("b"), scenario.Step("c")) {
 		t.Fatal("Commute ignores a backoff")
 	}
 }

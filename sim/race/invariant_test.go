@@ -39,7 +39,7 @@ func parentScenario(c scenario.Controller, invs ...scenario.Invariant) *scenario
 // not hold. With expectations the second reconcile waits for its cache
 // and finds the child: it holds.
 func TestInvariantCountsGeneratedChildren(t *testing.T) {
-	o, err := Run(parentScenario(ensureChild(2, false), oneChild), Schedule{Tokens: []string{"c", "c", "c", "c"}})
+	o, err := Run(parentScenario(ensureChild(2, false), oneChild), Schedule{Moves: scenario.MustMoves("c", "c", "c", "c")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestInvariantCountsGeneratedChildren(t *testing.T) {
 		t.Errorf("BrokenInvariants %+v", b)
 	}
 
-	o, err = Run(parentScenario(ensureChild(2, true), oneChild), Schedule{Tokens: []string{"c", "c", "c"}})
+	o, err = Run(parentScenario(ensureChild(2, true), oneChild), Schedule{Moves: scenario.MustMoves("c", "c", "c")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestInvariantByNameSeesDeletes(t *testing.T) {
 		Controllers: []scenario.Controller{gc, owner, maker}, Lag: scenario.Lag{Manual: true},
 		Invariants: []scenario.Invariant{survives, gone}}
 
-	o, err := Run(sc, Schedule{Tokens: []string{"gc", "owner", "owner", "maker", "gc"}})
+	o, err := Run(sc, Schedule{Moves: scenario.MustMoves("gc", "owner", "owner", "maker", "gc")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestInvariantByNameSeesDeletes(t *testing.T) {
 
 	// gc's DELETE comes first and takes the old cm1; owner finds nothing
 	// to delete; maker's cm1 is the one left.
-	o, err = Run(sc, Schedule{Tokens: []string{"gc", "gc", "owner", "maker"}})
+	o, err = Run(sc, Schedule{Moves: scenario.MustMoves("gc", "gc", "owner", "maker")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // Verdict classifies a run; scripts read it as a string in the JSON.
@@ -27,7 +28,7 @@ var Verdicts = []Verdict{VerdictLost, VerdictStale, VerdictGaveUp, VerdictUnfini
 type Outcome struct {
 	Scenario    string                 `json:"scenario"`
 	Target      api.Ref                `json:"target"`
-	Schedule    []string               `json:"schedule"`
+	Schedule    []scenario.Move        `json:"schedule"`
 	Steps       []Step                 `json:"steps"`
 	Versions    []Version              `json:"versions"`
 	Final       map[string]interface{} `json:"final"`
@@ -79,7 +80,7 @@ func (l Loss) String() string {
 
 // Outcome summarises the run so far.
 func (w *World) Outcome() *Outcome {
-	o := &Outcome{Scenario: w.sc.Name, Schedule: append([]string(nil), w.taken...),
+	o := &Outcome{Scenario: w.sc.Name, Schedule: append([]scenario.Move(nil), w.taken...),
 		Steps: append([]Step(nil), w.trace.steps...), Versions: append([]Version(nil), w.trace.versions...),
 		Waits: append([]Wait(nil), w.trace.waits...)}
 	if len(w.sc.Controllers) > 0 {

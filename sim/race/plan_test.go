@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // TestOutcomeCarriesEachPlan: whoever shows an outcome reads each
@@ -26,7 +27,7 @@ func TestOutcomeCarriesEachPlan(t *testing.T) {
 		"b": "read lister · set data.replicas=3 · apply (force)",
 	}
 	c := w.Clone()
-	if err := c.Play(Schedule{Tokens: []string{"a", "b", "a", "b"}}); err != nil {
+	if err := c.Play(Schedule{Moves: scenario.MustMoves("a", "b", "a", "b")}); err != nil {
 		t.Fatal(err)
 	}
 	for _, o := range []*Outcome{w.Outcome(), c.Outcome()} {

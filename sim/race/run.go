@@ -7,13 +7,13 @@ import (
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
-// Schedule chooses the steps of a run. With Tokens, they are taken in order
+// Schedule chooses the steps of a run. With Moves, they are taken in order
 // and the run is completed round-robin; with a Seed, each step is drawn at
 // random from the enabled ones; with neither, the scenario's own schedule
 // or seed applies, and failing both, round-robin.
 type Schedule struct {
-	Tokens []string
-	Seed   *uint64
+	Moves []scenario.Move
+	Seed  *uint64
 }
 
 // Run plays a whole race and returns its outcome.
@@ -30,11 +30,11 @@ func Run(sc *scenario.Scenario, sched Schedule) (*Outcome, error) {
 
 // Play advances the world to the end of the schedule.
 func (w *World) Play(sched Schedule) error {
-	if sched.Tokens == nil && sched.Seed == nil {
-		sched.Tokens, sched.Seed = w.sc.Schedule, w.sc.Seed
+	if sched.Moves == nil && sched.Seed == nil {
+		sched.Moves, sched.Seed = w.sc.Schedule, w.sc.Seed
 	}
 	max := w.sc.StepBudget()
-	for i, tok := range sched.Tokens {
+	for i, tok := range sched.Moves {
 		if len(w.taken) >= max {
 			return nil
 		}
@@ -43,11 +43,11 @@ func (w *World) Play(sched Schedule) error {
 		}
 	}
 	var rng *rand.Rand
-	if sched.Seed != nil && sched.Tokens == nil {
+	if sched.Seed != nil && sched.Moves == nil {
 		rng = rand.New(rand.NewPCG(*sched.Seed, 0x636f6e666c696374))
 	}
 	for !w.Done() && len(w.taken) < max {
-		var tok string
+		var tok scenario.Move
 		if rng != nil {
 			en := w.Enabled()
 			tok = en[rng.IntN(len(en))]
@@ -61,12 +61,12 @@ func (w *World) Play(sched Schedule) error {
 	return nil
 }
 
-// nextRoundRobin picks the controller after the one that moved last.
-func (w *World) nextRoundRobin() string {
+// nextRoundRobin picks the controller after the one that stepped last.
+func (w *World) nextRoundRobin() scenario.Move {
 	last := -1
-	if n := len(w.taken); n > 0 {
+	if n := len(w.taken); n > 0 && !w.taken[n-1].Deliver {
 		for i, a := range w.actors {
-			if a.name == w.taken[n-1] {
+			if a.name == w.taken[n-1].Controller {
 				last = i
 			}
 		}
@@ -74,8 +74,8 @@ func (w *World) nextRoundRobin() string {
 	for k := 1; k <= len(w.actors); k++ {
 		a := w.actors[(last+k)%len(w.actors)]
 		if !a.machine.Finished() {
-			return a.name
+			return scenario.Step(a.name)
 		}
 	}
-	return ""
+	return scenario.Move{}
 }

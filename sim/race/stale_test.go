@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // The scaler sets data.replicas to 5 when data.load reads "high"; load
@@ -17,7 +18,7 @@ func TestStaleDecisionIsItsOwnVerdict(t *testing.T) {
 	sc := twoWriters(configMap(map[string]interface{}{"load": "high", "replicas": "2"}), scaler, load)
 
 	// The scaler reads "high", the load drops, then the scaler writes.
-	o, err := Run(sc, Schedule{Tokens: []string{"scaler", "load", "load", "scaler"}})
+	o, err := Run(sc, Schedule{Moves: scenario.MustMoves("scaler", "load", "load", "scaler")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestStaleDecisionIsItsOwnVerdict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tok := range []string{"scaler", "load", "load", "scaler"} {
+	for _, tok := range scenario.MustMoves("scaler", "load", "load", "scaler") {
 		if err := w.Step(tok); err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +47,7 @@ func TestStaleDecisionIsItsOwnVerdict(t *testing.T) {
 	}
 
 	// Decided and written before the load changed: nothing stale.
-	o, err = Run(sc, Schedule{Tokens: []string{"scaler", "scaler", "load", "load"}})
+	o, err = Run(sc, Schedule{Moves: scenario.MustMoves("scaler", "scaler", "load", "load")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestStaleDecisionIsItsOwnVerdict(t *testing.T) {
 	scaler.Program.WithRV = true
 	scaler.Program.Retry = controller.DefaultRetry()
 	sc = twoWriters(configMap(map[string]interface{}{"load": "high", "replicas": "2"}), scaler, load)
-	o, err = Run(sc, Schedule{Tokens: []string{"scaler", "load", "load", "scaler"}})
+	o, err = Run(sc, Schedule{Moves: scenario.MustMoves("scaler", "load", "load", "scaler")})
 	if err != nil {
 		t.Fatal(err)
 	}

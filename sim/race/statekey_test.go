@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/sim/controller"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 func inc() controller.Mutation {
@@ -14,7 +15,7 @@ func inc() controller.Mutation {
 func stepped(t *testing.T, w *World, tokens ...string) *World {
 	t.Helper()
 	c := w.Clone()
-	for _, tok := range tokens {
+	for _, tok := range scenario.MustMoves(tokens...) {
 		if err := c.Step(tok); err != nil {
 			t.Fatal(err)
 		}

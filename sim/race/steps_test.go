@@ -58,11 +58,11 @@ func TestStepTranscripts(t *testing.T) {
 				if len(d.CmdArgs) != 1 {
 					d.Fatalf(t, "%s NAME", d.Cmd)
 				}
-				token := d.CmdArgs[0].Key
+				move := scenario.Step(d.CmdArgs[0].Key)
 				if d.Cmd == "deliver" {
-					token += race.CacheSuffix
+					move = scenario.Deliver(d.CmdArgs[0].Key)
 				}
-				if err := w.Step(token); err != nil {
+				if err := w.Step(move); err != nil {
 					return "error: " + err.Error() + "\n"
 				}
 				steps := w.Outcome().Steps
@@ -95,7 +95,7 @@ func TestStepTranscripts(t *testing.T) {
 				return b.String()
 			case "enabled":
 				if e := world(d).Enabled(); len(e) > 0 {
-					return strings.Join(e, " ") + "\n"
+					return strings.Join(scenario.Tokens(e), " ") + "\n"
 				}
 				return "nothing\n"
 			}

@@ -46,7 +46,11 @@ func TestTranscripts(t *testing.T) {
 				for _, arg := range d.CmdArgs {
 					switch arg.Key {
 					case "schedule":
-						sched.Tokens = strings.Split(arg.Vals[0], ",")
+						moves, err := scenario.ParseMoves(strings.Split(arg.Vals[0], ","))
+						if err != nil {
+							d.Fatalf(t, "schedule: %v", err)
+						}
+						sched.Moves = moves
 					case "seed":
 						n, err := strconv.ParseUint(arg.Vals[0], 10, 64)
 						if err != nil {

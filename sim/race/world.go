@@ -8,7 +8,6 @@ package race
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -70,7 +69,7 @@ type World struct {
 	emitted     []time.Duration
 	emittedBase int64
 	trace       *trace
-	taken       []string
+	taken       []scenario.Move
 }
 
 // New builds the world for a scenario: the initial objects are created
@@ -139,8 +138,8 @@ func (w *World) Now() time.Duration { return w.now }
 // Scenario returns the scenario being run.
 func (w *World) Scenario() *scenario.Scenario { return w.sc }
 
-// Taken is the schedule so far, as tokens.
-func (w *World) Taken() []string { return w.taken }
+// Taken is the schedule so far.
+func (w *World) Taken() []scenario.Move { return w.taken }
 
 // Done reports whether no controller will act again and no event is pending.
 func (w *World) Done() bool {
@@ -152,26 +151,23 @@ func (w *World) Done() bool {
 	return true
 }
 
-// Enabled lists the tokens that can be scheduled now: every controller that
-// has not finished, and NAME.cache for a manual-lag informer with a pending
-// event.
-func (w *World) Enabled() []string {
-	var out []string
+// Enabled lists the moves that can be scheduled now: the next step of
+// every controller that has not finished, and a delivery to each
+// manual-lag informer with a pending event.
+func (w *World) Enabled() []scenario.Move {
+	var out []scenario.Move
 	for _, a := range w.actors {
 		if !a.machine.Finished() {
-			out = append(out, a.name)
+			out = append(out, scenario.Step(a.name))
 		}
 	}
 	for _, a := range w.actors {
 		if a.lag.Manual && w.pending(a) != nil {
-			out = append(out, a.name+CacheSuffix)
+			out = append(out, scenario.Deliver(a.name))
 		}
 	}
 	return out
 }
-
-// CacheSuffix marks a schedule token that delivers a watch event.
-const CacheSuffix = ".cache"
 
 func (w *World) actor(name string) *actor {
 	for _, a := range w.actors {
@@ -182,29 +178,26 @@ func (w *World) actor(name string) *actor {
 	return nil
 }
 
-// Step performs one scheduled token.
-func (w *World) Step(token string) error {
-	if name, ok := strings.CutSuffix(token, CacheSuffix); ok {
-		a := w.actor(name)
-		if a == nil {
-			return fmt.Errorf("schedule: no controller %q", name)
-		}
+// Step takes one move: the controller's next step, or the delivery of
+// the next watch event to its cache.
+func (w *World) Step(m scenario.Move) error {
+	a := w.actor(m.Controller)
+	if a == nil {
+		return fmt.Errorf("schedule: no controller %q", m.Controller)
+	}
+	if m.Deliver {
 		ev := w.pending(a)
 		if ev == nil {
-			return fmt.Errorf("schedule: %s has no watch event waiting", token)
+			return fmt.Errorf("schedule: %s has no watch event waiting", m)
 		}
-		w.taken = append(w.taken, token)
+		w.taken = append(w.taken, m)
 		w.deliver(a, *ev)
 		return nil
 	}
-	a := w.actor(token)
-	if a == nil {
-		return fmt.Errorf("schedule: no controller %q", token)
-	}
 	if a.machine.Finished() {
-		return fmt.Errorf("schedule: controller %s has finished", token)
+		return fmt.Errorf("schedule: controller %s has finished", m.Controller)
 	}
-	w.taken = append(w.taken, token)
+	w.taken = append(w.taken, m)
 	if wake := a.machine.WakeAt(); wake > w.now {
 		// The controller is backing off: time passes until it wakes.
 		w.advanceTo(wake)

@@ -7,12 +7,13 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 func exploreResult() *explore.Result {
 	return &explore.Result{Scenario: "s", Schedules: 200,
 		Tally:    map[race.Verdict]int{race.VerdictLost: 50, race.VerdictNoLoss: 150},
-		Examples: map[race.Verdict][]string{race.VerdictLost: {"a", "b"}, race.VerdictNoLoss: {"b", "a"}}}
+		Examples: map[race.Verdict][]scenario.Move{race.VerdictLost: scenario.MustMoves("a", "b"), race.VerdictNoLoss: scenario.MustMoves("b", "a")}}
 }
 
 // Without invariants the explore report says nothing of them.
@@ -30,10 +31,10 @@ func TestExploreTextWithoutInvariants(t *testing.T) {
 // invariant in the words of the race's report, the split by verdict,
 // each invariant's share when there are several, and an example.
 func TestExploreTextWithInvariants(t *testing.T) {
-	one := explore.InvariantTally{Kind: "ConfigMap", Namespace: "default", Name: "cm1", Want: 1, Why: "the new cm1 must survive", Broken: 120, Example: []string{"b", "a"}}
+	one := explore.InvariantTally{Kind: "ConfigMap", Namespace: "default", Name: "cm1", Want: 1, Why: "the new cm1 must survive", Broken: 120, Example: scenario.MustMoves("b", "a")}
 	r := exploreResult()
 	r.Invariants = &explore.InvariantsTally{Broken: 120, ByVerdict: map[race.Verdict]int{race.VerdictLost: 20, race.VerdictNoLoss: 100},
-		Example: []string{"b", "a"}, Each: []explore.InvariantTally{one}}
+		Example: scenario.MustMoves("b", "a"), Each: []explore.InvariantTally{one}}
 	var b bytes.Buffer
 	if err := ExploreText(&b, r); err != nil {
 		t.Fatal(err)
@@ -48,7 +49,7 @@ func TestExploreTextWithInvariants(t *testing.T) {
 		}
 	}
 
-	two := explore.InvariantTally{Kind: "ConfigMap", Namespace: "default", Selector: "app=web", Want: 1, Why: "one child", Broken: 30, Example: []string{"a", "b"}}
+	two := explore.InvariantTally{Kind: "ConfigMap", Namespace: "default", Selector: "app=web", Want: 1, Why: "one child", Broken: 30, Example: scenario.MustMoves("a", "b")}
 	r.Invariants.Each = append(r.Invariants.Each, two)
 	b.Reset()
 	if err := ExploreText(&b, r); err != nil {

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // Markdown writes a transcript a person can paste into notes or slides: a
 // Mermaid sequence diagram of the requests, the version history with lost
 // fields marked, and the outcome.
 func Markdown(w io.Writer, o *race.Outcome) error {
-	fmt.Fprintf(w, "# Race `%s`\n\nTarget `%s`, schedule `%s`.\n\n", o.Scenario, o.Target, strings.Join(o.Schedule, " "))
+	fmt.Fprintf(w, "# Race `%s`\n\nTarget `%s`, schedule `%s`.\n\n", o.Scenario, o.Target, strings.Join(scenario.Tokens(o.Schedule), " "))
 	fmt.Fprintln(w, "```mermaid\nsequenceDiagram")
 	for _, c := range o.Controllers {
 		fmt.Fprintf(w, "    participant %s\n", mermaidID(c.Name))

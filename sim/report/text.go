@@ -12,6 +12,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // Markers carry meaning without colour (NO_COLOR, printed slides).
@@ -28,7 +29,7 @@ func Text(w io.Writer, o *race.Outcome) error {
 		names[i] = c.Name
 	}
 	lane := 26
-	fmt.Fprintf(w, "race %s · target %s · schedule %s\n\n", o.Scenario, o.Target, strings.Join(o.Schedule, " "))
+	fmt.Fprintf(w, "race %s · target %s · schedule %s\n\n", o.Scenario, o.Target, strings.Join(scenario.Tokens(o.Schedule), " "))
 	header := fmt.Sprintf("%3s %6s  ", "#", "t")
 	for _, n := range names {
 		header += pad(n, lane)
@@ -176,10 +177,10 @@ func ExploreText(w io.Writer, r *explore.Result) error {
 	sort.Slice(keys, func(i, j int) bool { return rank(keys[i]) < rank(keys[j]) })
 	fmt.Fprintln(w, "\nexample schedules (replay with: conflictlab sim -f FILE --schedule …)")
 	for _, k := range keys {
-		fmt.Fprintf(w, "  %-10s %s\n", k, strings.Join(r.Examples[k], ","))
+		fmt.Fprintf(w, "  %-10s %s\n", k, strings.Join(scenario.Tokens(r.Examples[k]), ","))
 	}
 	if inv := r.Invariants; inv != nil && inv.Example != nil {
-		fmt.Fprintf(w, "  %-10s %s\n", MarkInvariant+" broken", strings.Join(inv.Example, ","))
+		fmt.Fprintf(w, "  %-10s %s\n", MarkInvariant+" broken", strings.Join(scenario.Tokens(inv.Example), ","))
 	}
 	return nil
 }

@@ -207,7 +207,7 @@ func scenarioNode(s *Scenario) (*yaml.Node, error) {
 		top.add("seed", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(*s.Seed, 10)})
 	}
 	if len(s.Schedule) > 0 {
-		top.add("schedule", flowSeq(s.Schedule))
+		top.add("schedule", flowSeq(Tokens(s.Schedule)))
 	}
 	objs := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 	for i, o := range s.Objects {

@@ -63,7 +63,7 @@ func TestMarshalBuiltScenario(t *testing.T) {
 		StartRV:     1,
 		Objects:     []*unstructured.Unstructured{obj, widget},
 		Lag:         Lag{Delay: 1500 * time.Microsecond},
-		Schedule:    []string{"a", "b.cache", "b"},
+		Schedule:    MustMoves("a", "b.cache", "b"),
 		Seed:        &seed,
 		MaxSteps:    77,
 		Controllers: []Controller{

@@ -397,7 +397,7 @@ func kindNames() []string {
 }
 
 // schedule reads the list of steps.
-func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []string {
+func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []Move {
 	items, ok := p.seq(n, "schedule")
 	if !ok {
 		return nil
@@ -410,7 +410,7 @@ func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []string
 	for i, c := range ctrls {
 		names[i] = c.Name
 	}
-	out := make([]string, 0, len(items))
+	out := make([]Move, 0, len(items))
 	for i, item := range items {
 		if p.aborted {
 			break
@@ -420,17 +420,16 @@ func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []string
 		if !ok {
 			continue
 		}
-		out = append(out, step)
-		if !check {
+		m, err := ParseMove(step)
+		if err != nil {
+			if check { // (else the controllers' errors say enough)
+				p.errorf(item, field, "%v", err)
+			}
 			continue
 		}
-		name, rest, dotted := strings.Cut(step, ".")
-		if dotted && rest != "cache" {
-			p.errorf(item, field, "%q: want a controller name, or NAME.cache to deliver the next watch event to NAME's informer", step)
-			continue
-		}
-		if !contains(names, name) {
-			p.errorf(item, field, "unknown controller %q (controllers are %s)%s", name, oneOf(names), suggest(name, names))
+		out = append(out, m)
+		if check && !contains(names, m.Controller) {
+			p.errorf(item, field, "unknown controller %q (controllers are %s)%s", m.Controller, oneOf(names), suggest(m.Controller, names))
 		}
 	}
 	return out

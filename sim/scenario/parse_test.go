@@ -90,7 +90,7 @@ func TestParseTopLevel(t *testing.T) {
 	if s.Seed == nil || *s.Seed != 18446744073709551615 {
 		t.Errorf("seed %v", s.Seed)
 	}
-	if !reflect.DeepEqual(s.Schedule, []string{"a", "b", "a.cache", "b"}) {
+	if !reflect.DeepEqual(s.Schedule, MustMoves("a", "b", "a.cache", "b")) {
 		t.Errorf("schedule %v", s.Schedule)
 	}
 	if got := s.Controllers[0].Target; got != (api.Ref{Kind: api.Deployment, Namespace: "prod", Name: "web"}) {

@@ -26,9 +26,10 @@ type Scenario struct {
 	Controllers []Controller
 	// Lag is the default informer lag.
 	Lag Lag
-	// Schedule, when set, is the default order of steps: controller names,
-	// or NAME.cache to deliver the next watch event to NAME's informer.
-	Schedule []string
+	// Schedule, when set, is the default order of steps (written as
+	// controller names, or NAME.cache to deliver the next watch event to
+	// NAME's informer).
+	Schedule []Move
 	// Seed, when set and there is no schedule, picks steps at random.
 	Seed *uint64
 	// MaxSteps bounds a run (unbounded retry loops must end). Default 500.

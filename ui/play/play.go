@@ -68,11 +68,11 @@ type Model struct {
 	question string
 
 	// Break: start is the race before any move, world the race as
-	// stepped, next what each token would do now.
+	// stepped, next what each move would do now.
 	start *race.World
 	world *race.World
 	hist  []*race.World
-	next  map[string]string
+	next  map[scenario.Move]string
 	// Fix: the settings as they are now and as the race has them.
 	settings, startSet lessons.Settings
 	rows               []row
@@ -209,9 +209,9 @@ func (m Model) over() bool {
 	return m.world.Done() || len(m.world.Enabled()) == 0 || len(m.world.Taken()) >= m.base.StepBudget()
 }
 
-// tokenKeys maps key names to schedule tokens, as the sandbox's race tab
-// does (preview.TokenKeys), around the play step's own bindings.
-func (m Model) tokenKeys() map[string]string {
+// moveKeys maps key names to the scheduler's moves, as the sandbox's race
+// tab does (preview.MoveKeys), around the play step's own bindings.
+func (m Model) moveKeys() map[string]scenario.Move {
 	k := m.Keys
 	taken := append([]key.Binding{k.Undo, k.Restart}, m.race.Keys.Bindings()...)
 	taken = append(taken, m.race.Keys.Up, m.race.Keys.Down, m.race.Keys.Close, m.race.Keys.ScrollDown, m.race.Keys.Slower)
@@ -219,18 +219,18 @@ func (m Model) tokenKeys() map[string]string {
 	for i, c := range m.base.Controllers {
 		names[i] = c.Name
 	}
-	return preview.TokenKeys(names, append(taken, m.Reserved...))
+	return preview.MoveKeys(names, append(taken, m.Reserved...))
 }
 
-// keysOf lists the keys that schedule a token ("1/a").
-func (m Model) keysOf(token string) string { return preview.KeysOf(m.tokenKeys(), token) }
+// keysOf lists the keys that schedule a move ("1/a").
+func (m Model) keysOf(move scenario.Move) string { return preview.KeysOf(m.moveKeys(), move) }
 
 // HandlesKey reports whether the component takes the key, so the screen
 // around it can leave the key to it.
 func (m Model) HandlesKey(msg tea.KeyPressMsg) bool {
 	k := m.Keys
 	if m.IsBreak() {
-		if _, ok := m.tokenKeys()[msg.String()]; ok {
+		if _, ok := m.moveKeys()[msg.String()]; ok {
 			return true
 		}
 		return key.Matches(msg, k.Undo, k.Restart) || m.race.HandlesKey(msg)
@@ -283,7 +283,7 @@ func (m *Model) say(bad bool, format string, a ...any) {
 
 func (m Model) breakKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.Keys
-	if tok, ok := m.tokenKeys()[msg.String()]; ok {
+	if tok, ok := m.moveKeys()[msg.String()]; ok {
 		return m.move(tok)
 	}
 	switch {
@@ -308,8 +308,8 @@ func (m Model) breakKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// move schedules one token, then checks the goal on the race so far.
-func (m Model) move(tok string) (Model, tea.Cmd) {
+// move schedules one move, then checks the goal on the race so far.
+func (m Model) move(tok scenario.Move) (Model, tea.Cmd) {
 	if m.solved {
 		m.say(false, "solved: r restarts the race for another go, ⌫ takes a move back")
 		return m, nil
@@ -340,7 +340,7 @@ func (m Model) move(tok string) (Model, tea.Cmd) {
 		if m.best == 0 || n < m.best {
 			m.best = n
 		}
-		return m, m.report(n, strings.Join(m.world.Taken(), " "))
+		return m, m.report(n, strings.Join(scenario.Tokens(m.world.Taken()), " "))
 	}
 	if m.over() {
 		m.attempts++
@@ -455,7 +455,12 @@ func (m Model) prove() (Model, tea.Cmd) {
 		d := proveDone{gen: gen, res: res, err: err}
 		if err == nil && res.Bad > 0 && len(res.Example) > 0 {
 			// The order that loses, played, for the learner to watch.
-			d.example, d.err = race.Run(sc, race.Schedule{Tokens: res.Example})
+			moves, err := scenario.ParseMoves(res.Example)
+			if err != nil {
+				d.err = err
+				return d
+			}
+			d.example, d.err = race.Run(sc, race.Schedule{Moves: moves})
 		}
 		return d
 	}
@@ -571,8 +576,8 @@ func (m Model) FullHelp() []key.Binding {
 	k := m.Keys
 	if m.IsBreak() {
 		var steps, caches []string
-		for name, tok := range m.tokenKeys() {
-			if strings.HasSuffix(tok, race.CacheSuffix) {
+		for name, tok := range m.moveKeys() {
+			if tok.Deliver {
 				caches = append(caches, name)
 			} else {
 				steps = append(steps, name)

@@ -14,6 +14,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/playgoal"
 	"github.com/conflictlab/conflictlab/lessons/racecache"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -136,11 +137,11 @@ func TestBreakUndoAndRestart(t *testing.T) {
 	m, _ = press(t, m, "backspace")
 	see(t, m, "nothing to undo")
 	m, _ = press(t, m, "a", "a")
-	if got := strings.Join(m.world.Taken(), " "); got != "a a" {
+	if got := strings.Join(scenario.Tokens(m.world.Taken()), " "); got != "a a" {
 		t.Fatalf("taken %q", got)
 	}
 	m, _ = press(t, m, "backspace")
-	if got := strings.Join(m.world.Taken(), " "); got != "a" {
+	if got := strings.Join(scenario.Tokens(m.world.Taken()), " "); got != "a" {
 		t.Fatalf("after undo taken %q, want a", got)
 	}
 	see(t, m, "moves 1 · par 4")
@@ -499,7 +500,7 @@ func TestFullHelpKeysAreTaken(t *testing.T) {
 			n++
 			if m.IsBreak() {
 				// Initials schedule too: they are listed with the digits.
-				for k, tok := range m.tokenKeys() {
+				for k, tok := range m.moveKeys() {
 					if !slices.Contains(m.FullHelp()[0].Keys(), k) && !slices.Contains(m.FullHelp()[1].Keys(), k) {
 						t.Errorf("%s: %s schedules %s but is not listed", where, k, tok)
 					}

@@ -1,6 +1,6 @@
 // Package preview is what the screens that let the learner be the
 // scheduler (the sandbox's race tab, a lesson's play step) share: what
-// each schedulable token would do next, said without its answer.
+// each schedulable move would do next, said without its answer.
 package preview
 
 import (
@@ -19,12 +19,12 @@ import (
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 
-// Next previews what each enabled token of w would do now: a controller's
+// Next previews what each enabled move of w would do now: a controller's
 // next request, or the watch event a manual-lag cache would take. The
 // simulator is deterministic, so a clone stepped once shows exactly what
 // the step will do, without doing it. w is not changed.
-func Next(w *race.World) map[string]string {
-	out := map[string]string{}
+func Next(w *race.World) map[scenario.Move]string {
+	out := map[scenario.Move]string{}
 	n := len(w.Outcome().Steps)
 	for _, tok := range w.Enabled() {
 		c := w.Clone()
@@ -49,14 +49,14 @@ func Describe(s race.Step) string {
 	return report.Call(s)
 }
 
-// TokenKeys maps key names to schedule tokens for the controllers (in the
-// scenario's order): 1–4 step them and shift+1–4 (!@#$) deliver their
-// caches' events; a controller's initial (its capital for its cache) does
-// too when no other controller shares it and none of the screen's own
-// bindings (taken) uses the key. q and ? are never taken: they quit and
-// list the keys everywhere.
-func TokenKeys(controllers []string, taken []key.Binding) map[string]string {
-	out := map[string]string{}
+// MoveKeys maps key names to the scheduler's moves for the controllers
+// (in the scenario's order): 1–4 step them and shift+1–4 (!@#$) deliver
+// their caches' events; a controller's initial (its capital for its
+// cache) does too when no other controller shares it and none of the
+// screen's own bindings (taken) uses the key. q and ? are never taken:
+// they quit and list the keys everywhere.
+func MoveKeys(controllers []string, taken []key.Binding) map[string]scenario.Move {
+	out := map[string]scenario.Move{}
 	shifted := []string{"!", "@", "#", "$"}
 	reserved := map[string]bool{"q": true, "?": true}
 	for _, b := range taken {
@@ -72,29 +72,29 @@ func TokenKeys(controllers []string, taken []key.Binding) map[string]string {
 		if i >= 4 {
 			break
 		}
-		out[fmt.Sprint(i+1)] = name
-		out[shifted[i]] = name + race.CacheSuffix
-		out[fmt.Sprintf("shift+%d", i+1)] = name + race.CacheSuffix
+		out[fmt.Sprint(i+1)] = scenario.Step(name)
+		out[shifted[i]] = scenario.Deliver(name)
+		out[fmt.Sprintf("shift+%d", i+1)] = scenario.Deliver(name)
 		r := unicode.ToLower([]rune(name)[0])
 		if initials[r] != 1 || !unicode.IsLetter(r) {
 			continue
 		}
 		if lo := string(r); !reserved[lo] {
-			out[lo] = name
+			out[lo] = scenario.Step(name)
 		}
 		if up := string(unicode.ToUpper(r)); !reserved[up] {
-			out[up] = name + race.CacheSuffix
+			out[up] = scenario.Deliver(name)
 		}
 	}
 	return out
 }
 
-// KeysOf lists the keys of keys (TokenKeys) that schedule token, digits
+// KeysOf lists the keys of keys (MoveKeys) that schedule move, digits
 // and symbols first, then the letter: "1/a".
-func KeysOf(keys map[string]string, token string) string {
+func KeysOf(keys map[string]scenario.Move, move scenario.Move) string {
 	var ks []string
 	for k, t := range keys {
-		if t == token && !strings.HasPrefix(k, "shift+") {
+		if t == move && !strings.HasPrefix(k, "shift+") {
 			ks = append(ks, k)
 		}
 	}
@@ -109,9 +109,9 @@ func KeysOf(keys map[string]string, token string) string {
 type Refusal int
 
 const (
-	// Enabled: the token can be scheduled.
+	// Enabled: the move can be scheduled.
 	Enabled Refusal = iota
-	// FedOnItsOwn: a cache token of an informer whose lag is not manual.
+	// FedOnItsOwn: a delivery to an informer whose lag is not manual.
 	FedOnItsOwn
 	// NothingPending: a manual cache that has seen every write.
 	NothingPending
@@ -119,12 +119,12 @@ const (
 	Finished
 )
 
-// Why says whether token can be scheduled in w (sc is w's scenario), and
+// Why says whether move can be scheduled in w (sc is w's scenario), and
 // if not, why; the screens word it for their own context.
-func Why(w *race.World, sc *scenario.Scenario, token string) (name string, r Refusal) {
-	name, cache := strings.CutSuffix(token, race.CacheSuffix)
+func Why(w *race.World, sc *scenario.Scenario, move scenario.Move) (name string, r Refusal) {
+	name, cache := move.Controller, move.Deliver
 	for _, t := range w.Enabled() {
-		if t == token {
+		if t == move {
 			return name, Enabled
 		}
 	}
@@ -152,10 +152,10 @@ func lagOf(sc *scenario.Scenario, name string) scenario.Lag {
 // lesson's break-it step draw it alike.
 type Panel struct {
 	St *styles.Styles
-	// Keys names the keys that schedule a token ("1/a").
-	Keys func(token string) string
-	// Next is what each enabled token would do (Next).
-	Next map[string]string
+	// Keys names the keys that schedule a move ("1/a").
+	Keys func(move scenario.Move) string
+	// Next is what each enabled move would do (Next).
+	Next map[scenario.Move]string
 	// NameW is the least width of the name column; CacheCol where the
 	// cache column starts (at least; w-CacheGap when wider).
 	NameW, CacheCol, CacheGap int
@@ -174,7 +174,7 @@ func (p Panel) Lines(sc *scenario.Scenario, out *race.Outcome, names []string, w
 	}
 	var lines []string
 	for i, c := range sc.Controllers {
-		keys := layout.Pad(st.Accent.Render(p.Keys(c.Name)), 5)
+		keys := layout.Pad(st.Accent.Render(p.Keys(scenario.Step(c.Name))), 5)
 		name := layout.Pad(st.Lane(i).Render(names[i]), nameW)
 		what := ""
 		switch res := out.Controllers[i]; {
@@ -183,17 +183,17 @@ func (p Panel) Lines(sc *scenario.Scenario, out *race.Outcome, names []string, w
 		case res.Status == controller.GaveUp:
 			what = st.Bad.Render(styles.Bad + " gave up")
 		default:
-			if next, ok := p.Next[c.Name]; ok {
+			if next, ok := p.Next[scenario.Step(c.Name)]; ok {
 				what = "next: " + next
 			}
 		}
 		line := keys + name + what
 		if manual && sc.LagOf(i).Manual {
 			cache := st.Faint.Render("cache up to date")
-			if ev, ok := p.Next[c.Name+race.CacheSuffix]; ok {
+			if ev, ok := p.Next[scenario.Deliver(c.Name)]; ok {
 				cache = st.Warn.Render(strings.TrimPrefix(ev, "cache ← ") + " waiting")
 			}
-			line = layout.Pad(line, max(p.CacheCol, w-p.CacheGap)) + st.Accent.Render(layout.Pad(p.Keys(c.Name+race.CacheSuffix), 4)) + cache
+			line = layout.Pad(line, max(p.CacheCol, w-p.CacheGap)) + st.Accent.Render(layout.Pad(p.Keys(scenario.Deliver(c.Name)), 4)) + cache
 		}
 		lines = append(lines, line)
 	}

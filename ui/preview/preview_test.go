@@ -2,6 +2,7 @@ package preview
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"charm.land/bubbles/v2/key"
@@ -14,27 +15,27 @@ import (
 func TestNextPreviewsWithoutStepping(t *testing.T) {
 	_, w := lostUpdate(t)
 	got := Next(w)
-	if got["a"] != "read its Lister" || got["b"] != "read its Lister" || len(got) != 2 {
+	if got[scenario.Step("a")] != "read its Lister" || got[scenario.Step("b")] != "read its Lister" || len(got) != 2 {
 		t.Fatalf("before the race: %v", got)
 	}
 	if len(w.Taken()) != 0 {
 		t.Fatalf("Next stepped the world: %v", w.Taken())
 	}
-	if err := w.Step("a"); err != nil {
+	if err := w.Step(scenario.Step("a")); err != nil {
 		t.Fatal(err)
 	}
-	if got := Next(w); got["a"] != "UPDATE cm1 no rv" {
-		t.Fatalf("after a read: a's next is %q", got["a"])
+	if got := Next(w); got[scenario.Step("a")] != "UPDATE cm1 no rv" {
+		t.Fatalf("after a read: a's next is %q", got[scenario.Step("a")])
 	}
 }
 
-// TokenKeys: digits and shifted digits always; a controller's initial
+// MoveKeys: digits and shifted digits always; a controller's initial
 // only when it is its own and no screen binding takes it.
-func TestTokenKeys(t *testing.T) {
+func TestMoveKeys(t *testing.T) {
 	restart := key.NewBinding(key.WithKeys("r"))
-	keys := TokenKeys([]string{"a", "b", "bob", "reader", "extra"}, []key.Binding{restart})
+	keys := MoveKeys([]string{"a", "b", "bob", "reader", "extra"}, []key.Binding{restart})
 	for k, want := range map[string]string{"1": "a", "!": "a.cache", "shift+2": "b.cache", "a": "a", "A": "a.cache", "4": "reader"} {
-		if keys[k] != want {
+		if keys[k].String() != want {
 			t.Errorf("key %q schedules %q, want %q", k, keys[k], want)
 		}
 	}
@@ -43,10 +44,10 @@ func TestTokenKeys(t *testing.T) {
 			t.Errorf("key %q schedules %q: want it free (a shared initial, a screen key, a fifth controller, q)", k, tok)
 		}
 	}
-	if got := KeysOf(keys, "a"); got != "1/a" {
+	if got := KeysOf(keys, scenario.Step("a")); got != "1/a" {
 		t.Errorf("KeysOf(a) = %q, want 1/a", got)
 	}
-	if got := KeysOf(keys, "a.cache"); got != "!/A" {
+	if got := KeysOf(keys, scenario.Deliver("a")); got != "!/A" {
 		t.Errorf("KeysOf(a.cache) = %q, want !/A", got)
 	}
 }
@@ -55,29 +56,20 @@ func TestTokenKeys(t *testing.T) {
 // its own, a controller done.
 func TestWhy(t *testing.T) {
 	sc, w := lostUpdate(t)
-	if name, why := Why(w, sc, "a"); why != Enabled || name != "a" {
+	if name, why := Why(w, sc, scenario.Step("a")); why != Enabled || name != "a" {
 		t.Fatalf("a at the start: %q %v", name, why)
 	}
-	if _, why := Why(w, sc, "a.cache"); why != FedOnItsOwn {
+	if _, why := Why(w, sc, scenario.Deliver("a")); why != FedOnItsOwn {
 		t.Fatalf("a's cache (lag 0): %v, want FedOnItsOwn", why)
 	}
-	for contains(w.Enabled(), "a") {
-		if err := w.Step("a"); err != nil {
+	for slices.Contains(w.Enabled(), scenario.Step("a")) {
+		if err := w.Step(scenario.Step("a")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, why := Why(w, sc, "a"); why != Finished {
+	if _, why := Why(w, sc, scenario.Step("a")); why != Finished {
 		t.Fatalf("a after its last step: %v, want Finished", why)
 	}
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // lostUpdate is the course's lost-update race and a world at its start.

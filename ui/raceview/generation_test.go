@@ -17,7 +17,7 @@ func inlineRace(t *testing.T, src string) *Run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := race.Run(sc, race.Schedule{Tokens: sc.Schedule})
+	o, err := race.Run(sc, race.Schedule{Moves: sc.Schedule})
 	if err != nil {
 		t.Fatal(err)
 	}

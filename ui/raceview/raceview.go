@@ -22,6 +22,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -511,7 +512,7 @@ func (m Model) viewSetup() string {
 	}
 	lines = append(lines, layout.Pad(st.Server.Render("API server"), nameW)+"RV "+startRV)
 	if len(o.Schedule) > 0 {
-		for _, l := range hang("turns: "+strings.Join(o.Schedule, " → "), m.w, len("turns: "), "") {
+		for _, l := range hang("turns: "+strings.Join(scenario.Tokens(o.Schedule), " → "), m.w, len("turns: "), "") {
 			lines = append(lines, st.Faint.Render(l))
 		}
 	}

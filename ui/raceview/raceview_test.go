@@ -319,7 +319,7 @@ func TestListerListSaysWhatTheCacheHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := race.Run(sc, race.Schedule{Tokens: sc.Schedule})
+	out, err := race.Run(sc, race.Schedule{Moves: sc.Schedule})
 	if err != nil {
 		t.Fatal(err)
 	}

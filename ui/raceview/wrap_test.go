@@ -8,6 +8,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // courseRace is the race of the built-in course's lesson l, step s (both
@@ -140,7 +141,7 @@ func TestSetupTurnsWrap(t *testing.T) {
 	v := view(m, 79, 60)
 	mustNot(t, v, "…")
 	must(t, v, "turns: ")
-	want := "turns: " + strings.Join(r.Outcome.Schedule, " → ")
+	want := "turns: " + strings.Join(scenario.Tokens(r.Outcome.Schedule), " → ")
 	got := ""
 	for _, l := range lines(v) {
 		switch {

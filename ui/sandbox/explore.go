@@ -288,7 +288,7 @@ func (m Model) exploreKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.tab = raceTab
-		m.setNotice(false, "the explorer's example of %s: %s", v, strings.Join(ex, " "))
+		m.setNotice(false, "the explorer's example of %s: %s", v, strings.Join(scenario.Tokens(ex), " "))
 	}
 	return m, nil
 }
@@ -345,7 +345,7 @@ func (m Model) viewExplore(w, h int) string {
 	}
 	if vs := m.verdicts(); len(vs) > 0 {
 		v := vs[min(ex.cursor, len(vs)-1)]
-		lines = append(lines, "", layout.Truncate("example: "+strings.Join(r.Examples[v], " "), w),
+		lines = append(lines, "", layout.Truncate("example: "+strings.Join(scenario.Tokens(r.Examples[v]), " "), w),
 			st.Faint.Render("enter replays it in the race tab · e explores again"))
 	}
 	if ex.verdict != "" {

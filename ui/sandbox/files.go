@@ -182,7 +182,7 @@ func (m *Model) wrote(p *prompt) {
 func (m Model) fileData(k promptKind, path string) ([]byte, error) {
 	if k == savePrompt {
 		sc := draft.Clone(m.sc)
-		sc.Schedule = append([]string(nil), m.play.taken()...)
+		sc.Schedule = append([]scenario.Move(nil), m.play.taken()...)
 		return scenario.Marshal(sc)
 	}
 	if m.play.out == nil {

@@ -24,7 +24,7 @@ func (m Model) Draft() ([]byte, error) {
 		sc, taken = m.chal.free, nil
 	}
 	c := draft.Clone(sc)
-	c.Schedule = append([]string(nil), taken...)
+	c.Schedule = append([]scenario.Move(nil), taken...)
 	return scenario.Marshal(c)
 }
 

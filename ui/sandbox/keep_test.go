@@ -93,7 +93,7 @@ func TestDraftRestores(t *testing.T) {
 	if err := m.Restore(sc); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(m.Taken(), " "); got != "a b" {
+	if got := strings.Join(scenario.Tokens(m.Taken()), " "); got != "a b" {
 		t.Fatalf("restored schedule %q, want a b", got)
 	}
 	if w := m.Scenario().Controllers[0].Write; w != controller.UpdateClearRV {

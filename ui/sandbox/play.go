@@ -24,8 +24,8 @@ type playState struct {
 	out   *race.Outcome
 	// err says why the race cannot run (the draft is not a valid race).
 	err error
-	// next is what each schedulable token would do now.
-	next map[string]string
+	// next is what each schedulable move would do now.
+	next map[scenario.Move]string
 
 	auto   bool
 	random bool
@@ -50,7 +50,7 @@ func (autoTick) PlaybackTick() {}
 // takes, so a race found here can be replayed there.
 const seedStream = 0x636f6e666c696374
 
-func (p playState) taken() []string {
+func (p playState) taken() []scenario.Move {
 	if p.world == nil {
 		return nil
 	}
@@ -94,8 +94,8 @@ func (m *Model) restart() {
 	m.refresh()
 }
 
-// replay plays tokens from the start: undo, and the explorer's examples.
-func (m *Model) replay(tokens []string) error {
+// replay plays moves from the start: undo, and the explorer's examples.
+func (m *Model) replay(tokens []scenario.Move) error {
 	m.restart()
 	if m.play.err != nil {
 		return m.play.err
@@ -110,8 +110,8 @@ func (m *Model) replay(tokens []string) error {
 	return nil
 }
 
-// step takes one token and tells the challenge.
-func (m *Model) step(tok string) tea.Cmd {
+// step takes one move and tells the challenge.
+func (m *Model) step(tok scenario.Move) tea.Cmd {
 	if m.play.world == nil {
 		return nil
 	}
@@ -125,10 +125,10 @@ func (m *Model) step(tok string) tea.Cmd {
 }
 
 // refresh recomputes the outcome so far, hands it to the race view, and
-// previews what each schedulable token would do.
+// previews what each schedulable move would do.
 func (m *Model) refresh() {
 	p := &m.play
-	p.next = map[string]string{}
+	p.next = map[scenario.Move]string{}
 	if p.world == nil {
 		p.out = nil
 		m.race.SetRun(nil, false)
@@ -140,9 +140,9 @@ func (m *Model) refresh() {
 	p.next = preview.Next(p.world)
 }
 
-// tokenKeys maps key names to schedule tokens (preview.TokenKeys) around
+// moveKeys maps key names to the scheduler's moves (preview.MoveKeys) around
 // the race tab's own bindings.
-func (m Model) tokenKeys() map[string]string {
+func (m Model) moveKeys() map[string]scenario.Move {
 	k := m.Keys
 	taken := []key.Binding{k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.Slower, k.Explore,
 		k.Check, k.Hint, k.Save, k.Load, k.Export, k.ObjectKey, m.race.Keys.ScrollUp, m.race.Keys.ScrollDown}
@@ -150,15 +150,15 @@ func (m Model) tokenKeys() map[string]string {
 	for i, c := range m.sc.Controllers {
 		names[i] = c.Name
 	}
-	return preview.TokenKeys(names, taken)
+	return preview.MoveKeys(names, taken)
 }
 
-// keysOf lists the keys that schedule a token, for the panel.
-func (m Model) keysOf(token string) string { return preview.KeysOf(m.tokenKeys(), token) }
+// keysOf lists the keys that schedule a move, for the panel.
+func (m Model) keysOf(move scenario.Move) string { return preview.KeysOf(m.moveKeys(), move) }
 
 func (m Model) raceKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.Keys
-	if tok, ok := m.tokenKeys()[msg.String()]; ok {
+	if tok, ok := m.moveKeys()[msg.String()]; ok {
 		return m.stepKey(tok)
 	}
 	switch {
@@ -169,7 +169,7 @@ func (m Model) raceKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.setNotice(false, "nothing to undo: this is the start of the race")
 			return m, nil
 		}
-		if err := m.replay(append([]string(nil), t[:len(t)-1]...)); err != nil {
+		if err := m.replay(append([]scenario.Move(nil), t[:len(t)-1]...)); err != nil {
 			m.setNotice(true, "%v", err)
 		}
 	case key.Matches(msg, k.Restart):
@@ -199,7 +199,7 @@ func (m Model) raceKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) stepKey(tok string) (Model, tea.Cmd) {
+func (m Model) stepKey(tok scenario.Move) (Model, tea.Cmd) {
 	if m.play.err != nil {
 		m.setNotice(true, "the race cannot run: fix it in the build tab")
 		return m, nil
@@ -251,7 +251,7 @@ func (m Model) onAutoTick(msg autoTick) (Model, tea.Cmd) {
 		m.stopAuto()
 		return m, nil
 	}
-	var tok string
+	var tok scenario.Move
 	if m.play.random {
 		if m.play.rng == nil {
 			m.play.rng = rand.New(rand.NewPCG(m.play.seed, seedStream))
@@ -271,7 +271,7 @@ func (m Model) onAutoTick(msg autoTick) (Model, tea.Cmd) {
 
 // nextRoundRobin picks the controller after the one that moved last, as
 // race.Play does; watch events are left to the learner.
-func (m Model) nextRoundRobin() string {
+func (m Model) nextRoundRobin() scenario.Move {
 	names := make([]string, len(m.sc.Controllers))
 	for i, c := range m.sc.Controllers {
 		names[i] = c.Name
@@ -279,17 +279,17 @@ func (m Model) nextRoundRobin() string {
 	last := -1
 	if t := m.play.taken(); len(t) > 0 {
 		for i, n := range names {
-			if n == t[len(t)-1] {
+			if prev := t[len(t)-1]; !prev.Deliver && n == prev.Controller {
 				last = i
 			}
 		}
 	}
-	enabled := map[string]bool{}
+	enabled := map[scenario.Move]bool{}
 	for _, t := range m.play.world.Enabled() {
 		enabled[t] = true
 	}
 	for k := 1; k <= len(names); k++ {
-		if n := names[(last+k)%len(names)]; enabled[n] {
+		if n := scenario.Step(names[(last+k)%len(names)]); enabled[n] {
 			return n
 		}
 	}

@@ -191,7 +191,7 @@ func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 func (m Model) Scenario() *scenario.Scenario { return m.sc }
 
 // Taken is the schedule played so far (for tests).
-func (m Model) Taken() []string { return m.play.taken() }
+func (m Model) Taken() []scenario.Move { return m.play.taken() }
 
 // Tab names the tab on show (for tests).
 func (m Model) Tab() string { return tabNames[m.tab] }

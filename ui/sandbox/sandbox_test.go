@@ -46,7 +46,7 @@ func newDriver(t testing.TB, prog *progress.Progress) *uitest.Driver {
 
 func sb(d *uitest.Driver) Model { return d.Model.(harness).m }
 
-func schedule(d *uitest.Driver) string { return strings.Join(sb(d).Taken(), " ") }
+func schedule(d *uitest.Driver) string { return strings.Join(scenario.Tokens(sb(d).Taken()), " ") }
 
 func must(t *testing.T, v string, want ...string) {
 	t.Helper()
@@ -133,7 +133,7 @@ func TestAutoplayMatchesTheCLI(t *testing.T) {
 	for _, random := range []bool{false, true} {
 		d := newDriver(t, nil)
 		open(t, d, sc)
-		sched := race.Schedule{Tokens: []string{}}
+		sched := race.Schedule{Moves: scenario.MustMoves()}
 		if random {
 			d.Press("n", "n") // random, seed 3
 			seed := uint64(3)
@@ -145,8 +145,8 @@ func TestAutoplayMatchesTheCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := schedule(d); got != strings.Join(want.Schedule, " ") {
-			t.Fatalf("random=%v: autoplay took %q, the CLI %q", random, got, strings.Join(want.Schedule, " "))
+		if got := schedule(d); got != strings.Join(scenario.Tokens(want.Schedule), " ") {
+			t.Fatalf("random=%v: autoplay took %q, the CLI %q", random, got, strings.Join(scenario.Tokens(want.Schedule), " "))
 		}
 		must(t, d.View(), "race over after")
 	}
@@ -318,7 +318,7 @@ func TestSaveLoadAndExportNeverOverwriteUnasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(sc.Schedule, " ") != "a b a b" || sc.Controllers[0].Write != controller.UpdateClearRV {
+	if strings.Join(scenario.Tokens(sc.Schedule), " ") != "a b a b" || sc.Controllers[0].Write != controller.UpdateClearRV {
 		t.Fatalf("saved: %v %s", sc.Schedule, sc.Controllers[0].Write)
 	}
 	// A second save to the same name asks first; n keeps the file.

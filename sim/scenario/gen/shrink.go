@@ -66,7 +66,7 @@ func runnable(sc *scenario.Scenario) *scenario.Scenario {
 		if err != nil {
 			return nil
 		}
-		var keep []string
+		var keep []scenario.Move
 		for _, tok := range sc.Schedule {
 			if len(w.Taken()) >= sc.StepBudget() {
 				break
@@ -142,9 +142,9 @@ func dropController(i int) cut {
 	return func(s *scenario.Scenario) bool {
 		name := s.Controllers[i].Name
 		s.Controllers = append(s.Controllers[:i:i], s.Controllers[i+1:]...)
-		var keep []string
+		var keep []scenario.Move
 		for _, tok := range s.Schedule {
-			if tok != name && tok != name+race.CacheSuffix {
+			if tok.Controller != name {
 				keep = append(keep, tok)
 			}
 		}
