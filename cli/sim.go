@@ -174,7 +174,10 @@ Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			r, err := explore.Explore(ctx, sc, explore.Options{MaxSchedules: limit, TuneGC: true})
+			// The process does nothing else meanwhile: let the heap grow.
+			restore := tuneGCForExplore()
+			r, err := explore.Explore(ctx, sc, explore.Options{MaxSchedules: limit})
+			restore()
 			if err != nil {
 				return invalidErr(fmt.Errorf("%s: %w", src.name(), err))
 			}

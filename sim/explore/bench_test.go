@@ -31,6 +31,7 @@ func benchScenario(n, loops int) *race.World {
 
 func BenchmarkExplore(b *testing.B) {
 	apiserver.DefaultSchema() // once per process, not part of any exploration
+	tunedGC(b)
 	for _, c := range []struct{ n, loops int }{{2, 2}, {2, 3}, {3, 2}} {
 		steps := 2 * c.loops
 		for _, memo := range []bool{true, false} {
@@ -43,7 +44,7 @@ func BenchmarkExplore(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error
-					if r, err = Explore(context.Background(), sc, Options{NoMemo: !memo, TuneGC: true}); err != nil {
+					if r, err = Explore(context.Background(), sc, Options{NoMemo: !memo}); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -63,11 +64,12 @@ func BenchmarkExplore(b *testing.B) {
 // interleavings.
 func BenchmarkMerged(b *testing.B) {
 	apiserver.DefaultSchema()
+	tunedGC(b)
 	for _, c := range []struct{ n, loops int }{{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {4, 1}} {
 		for _, mode := range []string{"merged", "nosymmetry", "mergeonly", "reference"} {
 			b.Run(fmt.Sprintf("%dctl_x_%dsteps/%s", c.n, 2*c.loops, mode), func(b *testing.B) {
 				sc := benchScenario(c.n, c.loops).Scenario()
-				opts := Options{reference: mode == "reference", noSleep: mode == "mergeonly", noSymmetry: mode == "nosymmetry", TuneGC: true}
+				opts := Options{reference: mode == "reference", noSleep: mode == "mergeonly", noSymmetry: mode == "nosymmetry"}
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error
@@ -87,6 +89,7 @@ func BenchmarkMerged(b *testing.B) {
 // what it had explored (metric "cancelled" 1).
 func BenchmarkGrowth(b *testing.B) {
 	apiserver.DefaultSchema()
+	tunedGC(b)
 	limit := 60 * time.Second
 	if s := os.Getenv("CONFLICTLAB_GROWTH_TIMEOUT"); s != "" {
 		d, err := time.ParseDuration(s)
@@ -103,7 +106,7 @@ func BenchmarkGrowth(b *testing.B) {
 				for i := 0; i < b.N; i++ {
 					ctx, cancel := context.WithTimeout(context.Background(), limit)
 					var err error
-					r, err = Explore(ctx, sc, Options{TuneGC: true})
+					r, err = Explore(ctx, sc, Options{})
 					cancel()
 					if err != nil {
 						b.Fatal(err)
@@ -133,6 +136,7 @@ func reportCounts(b *testing.B, r *Result) {
 // wider tallies; the states and paths are the same.
 func BenchmarkInvariants(b *testing.B) {
 	apiserver.DefaultSchema()
+	tunedGC(b)
 	delRecreate, err := scenario.Load("../../lessons/course/scenarios/del-recreate.yaml")
 	if err != nil {
 		b.Fatal(err)
@@ -156,7 +160,7 @@ func BenchmarkInvariants(b *testing.B) {
 				var r *Result
 				for i := 0; i < b.N; i++ {
 					var err error
-					if r, err = Explore(context.Background(), &sc, Options{TuneGC: true}); err != nil {
+					if r, err = Explore(context.Background(), &sc, Options{}); err != nil {
 						b.Fatal(err)
 					}
 				}

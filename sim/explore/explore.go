@@ -25,13 +25,6 @@ type Options struct {
 	// NoMemo turns off the server's memory of answers (for measuring it,
 	// and for checking that it changes nothing).
 	NoMemo bool
-	// TuneGC lets the garbage collector grow the heap to five times the
-	// live data while the search runs (gc.go): a quarter less CPU, for a
-	// process that does nothing else meanwhile (conflictlab explore). The
-	// default leaves the process's settings alone: the tutorial's counts,
-	// the sandbox and a server's sessions keep their memory small (a
-	// lesson's tally under the tuning took the tutorial from 36 to 55 MiB).
-	TuneGC bool
 	// reference turns off state merging and sleep sets: every interleaving
 	// is played to its end, as the explorer did before merging (tests
 	// compare the two).
@@ -119,9 +112,6 @@ func Explore(ctx context.Context, sc *scenario.Scenario, opts Options) (*Result,
 	r := &Result{Scenario: sc.Name, Tally: map[race.Verdict]int{}, Examples: map[race.Verdict][]scenario.Move{},
 		Invariants: newInvariantsTally(sc)}
 	if !opts.reference {
-		if opts.TuneGC {
-			defer tuneGC()()
-		}
 		n, _, err := newMerger(ctx, opts, max, r, w).walk(w, nil)
 		if n.n != nil {
 			n.n.t.addTo(r)
