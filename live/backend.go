@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/watch"
+	watchtools "k8s.io/client-go/tools/watch"
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/conflictlab/conflictlab/sim/api"
@@ -138,54 +139,66 @@ func (b *Backend) toScenario(u *unstructured.Unstructured) *unstructured.Unstruc
 	return u
 }
 
+// watchLoop takes a kind's events for as long as the backend lives: from
+// the watch NewBackend started, and when the server closes it (watches
+// time out), from client-go's retry watcher, which resumes at the last
+// revision seen and backs off between tries within the backend's context.
 func (b *Backend) watchLoop(kind api.Kind, w watch.Interface, from string) {
 	defer b.wg.Done()
 	gvr, _ := GVR(kind)
-	for {
-		for ev := range w.ResultChan() {
-			switch ev.Type {
-			case watch.Added, watch.Modified, watch.Deleted:
-				u, ok := ev.Object.(*unstructured.Unstructured)
-				if !ok {
-					continue
-				}
+	from, ok := b.drain(kind, gvr, w, from)
+	if !ok || b.ctx.Err() != nil {
+		return
+	}
+	rw, err := watchtools.NewRetryWatcherWithContext(b.ctx, from, watchFunc(func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+		return b.c.watch.Resource(gvr).Namespace(b.s.Namespace).Watch(ctx, o)
+	}))
+	if err != nil {
+		b.fail(fmt.Errorf("re-watching %s: %w", gvr.Resource, err))
+		return
+	}
+	b.drain(kind, gvr, rw, from)
+}
+
+// drain takes w's events until it closes, and returns the revision it
+// reached; ok is false when a failure ended the run's watching (events
+// lost, or the watch refused).
+func (b *Backend) drain(kind api.Kind, gvr schema.GroupVersionResource, w watch.Interface, from string) (string, bool) {
+	defer w.Stop()
+	for ev := range w.ResultChan() {
+		switch ev.Type {
+		case watch.Added, watch.Modified, watch.Deleted:
+			u, ok := ev.Object.(*unstructured.Unstructured)
+			if !ok {
+				continue
+			}
+			from = u.GetResourceVersion()
+			b.add(kind, ev.Type, u)
+		case watch.Bookmark:
+			if u, ok := ev.Object.(*unstructured.Unstructured); ok {
 				from = u.GetResourceVersion()
-				b.add(kind, ev.Type, u)
-			case watch.Bookmark:
-				if u, ok := ev.Object.(*unstructured.Unstructured); ok {
-					from = u.GetResourceVersion()
-				}
-			case watch.Error:
-				err := apierrors.FromObject(ev.Object)
-				if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
-					b.fail(fmt.Errorf("the %s watch expired (410) and events were lost: %w", gvr.Resource, err))
-					w.Stop()
-					return
-				}
 			}
-		}
-		w.Stop()
-		if b.ctx.Err() != nil {
-			return
-		}
-		// The server closed the watch (they time out): resume where it was.
-		var err error
-		for try := 0; try < 50; try++ {
-			w, err = b.c.watch.Resource(gvr).Namespace(b.s.Namespace).Watch(b.ctx,
-				metav1.ListOptions{ResourceVersion: from, AllowWatchBookmarks: true})
-			if err == nil || b.ctx.Err() != nil {
-				break
+		case watch.Error:
+			err := apierrors.FromObject(ev.Object)
+			switch {
+			case apierrors.IsResourceExpired(err) || apierrors.IsGone(err):
+				b.fail(fmt.Errorf("the %s watch expired (410) and events were lost: %w", gvr.Resource, err))
+				return from, false
+			case apierrors.IsForbidden(err) || apierrors.IsUnauthorized(err):
+				// The retry watcher says so, then stops.
+				b.fail(fmt.Errorf("re-watching %s: %w", gvr.Resource, err))
+				return from, false
 			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		if b.ctx.Err() != nil {
-			return
-		}
-		if err != nil {
-			b.fail(fmt.Errorf("re-watching %s: %w", gvr.Resource, err))
-			return
 		}
 	}
+	return from, true
+}
+
+// watchFunc is a function that starts a watch, as the retry watcher asks.
+type watchFunc func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error)
+
+func (f watchFunc) WatchWithContext(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+	return f(ctx, o)
 }
 
 var eventTypes = map[watch.EventType]api.EventType{

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -9,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/conflictlab/conflictlab/sim/api"
 )
@@ -133,48 +135,42 @@ func (c *Cluster) installWidgetCRD(ctx context.Context, runID string, created fu
 		return "", err
 	}
 	// Wait until it is Established and the resource answers.
-	deadline := time.Now().Add(30 * time.Second)
 	gvr, _ := GVR(api.Widget)
-	for {
+	err = wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
 		rctx, cancel := c.ctx(ctx)
+		defer cancel()
 		crd, err := c.dyn.Resource(crdGVR).Get(rctx, WidgetCRDName, metav1.GetOptions{})
-		var lerr error
-		if err == nil && established(crd) {
-			_, lerr = c.dyn.Resource(gvr).Namespace("default").List(rctx, metav1.ListOptions{Limit: 1})
+		if err != nil || !established(crd) {
+			return false, nil
 		}
-		cancel()
-		if err == nil && established(crd) && lerr == nil {
-			return uid, nil
-		}
-		if time.Now().After(deadline) {
-			return uid, fmt.Errorf("CRD %s not established after 30s", WidgetCRDName)
-		}
-		select {
-		case <-ctx.Done():
-			return uid, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
+		_, err = c.dyn.Resource(gvr).Namespace("default").List(rctx, metav1.ListOptions{Limit: 1})
+		return err == nil, nil
+	})
+	return uid, pollError(ctx, err, fmt.Sprintf("CRD %s not established after 30s", WidgetCRDName))
 }
 
 func (c *Cluster) waitCRDGone(ctx context.Context) error {
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 60*time.Second, true, func(ctx context.Context) (bool, error) {
 		rctx, cancel := c.ctx(ctx)
+		defer cancel()
 		_, err := c.dyn.Resource(crdGVR).Get(rctx, WidgetCRDName, metav1.GetOptions{})
-		cancel()
-		if apierrors.IsNotFound(err) {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("CRD %s is still being deleted after 60s", WidgetCRDName)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
+		return apierrors.IsNotFound(err), nil
+	})
+	return pollError(ctx, err, fmt.Sprintf("CRD %s is still being deleted after 60s", WidgetCRDName))
+}
+
+// pollError is what a poll's end means: nil when its condition held, the
+// caller's own context error when that ended it, else the timeout, said.
+func pollError(ctx context.Context, err error, timedOut string) error {
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded):
+		return errors.New(timedOut)
 	}
+	return err
 }
 
 // DeleteWidgetCRD removes the Widget CRD with the given uid (the one
