@@ -200,6 +200,7 @@ Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
 func writeOutcome(w io.Writer, o *race.Outcome, output string) error {
 	switch output {
 	case "json":
+		report.Word(o)
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(o)

@@ -29,6 +29,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
@@ -137,6 +138,7 @@ func (t *rvTokens) text(s string) string {
 func Normalize(o *race.Outcome) map[string]interface{} {
 	t := tokens(o)
 	var m map[string]interface{}
+	report.Word(o) // the reasons are compared in words
 	b, _ := json.Marshal(o)
 	b = normalizeIdentities(b) // identity.go
 	_ = json.Unmarshal(b, &m)

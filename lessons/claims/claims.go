@@ -14,6 +14,7 @@ import (
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
@@ -116,7 +117,7 @@ func Check(c lessons.Claim, o *race.Outcome, scenarioOf func() (*scenario.Scenar
 	case c.Kept != "":
 		for _, l := range o.Lost {
 			if l.Field == c.Kept {
-				return fmt.Errorf("%s is lost: %s", c.Kept, l.Reason)
+				return fmt.Errorf("%s is lost: %s", c.Kept, report.Reason(l))
 			}
 		}
 	case c.Code != nil:

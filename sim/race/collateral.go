@@ -65,8 +65,7 @@ func (t *trace) collateral(w *World) []Loss {
 					if v.Step < len(t.steps) {
 						held = t.steps[v.Step].HeldRV
 					}
-					l.Reason = fmt.Sprintf("%s removed %v, which nobody meant to remove: %s %s was computed from its copy at RV %s, and the list had changed since",
-						v.Actor, e, Possessive(v.Actor), v.Request, held)
+					l.Cause = LossCause{Kind: CauseCollateral, Actor: v.Actor, Value: fmt.Sprint(e), Request: v.Request, HeldRV: held}
 					out = append(out, l)
 				}
 			}
@@ -106,32 +105,9 @@ func explainMisses(lost, coll []Loss) []Loss {
 	for i, l := range lost {
 		for _, c := range coll {
 			if l.Owner == c.ErasedBy && l.ErasedBy == l.Owner && l.ErasedAtStep == c.ErasedAtStep && l.Field == c.Field {
-				lost[i].Reason = fmt.Sprintf("%s write removed %s instead: it named a position in a list that had changed since its copy was read",
-					Possessive(l.Owner), c.Intended)
+				lost[i].Cause = LossCause{Kind: CauseMissedPosition, Value: c.Intended}
 			}
 		}
 	}
 	return lost
-}
-
-// Learner is the name a lesson gives the learner's own controller; it is
-// written in the second person ("your change", "the copy you read").
-const Learner = "you"
-
-// Possessive is a controller's name as an owner: "b's", and "your" for the
-// Learner.
-func Possessive(name string) string {
-	if name == Learner {
-		return "your"
-	}
-	return name + "'s"
-}
-
-// Pronoun stands for a controller named before it: "it", or "you" for the
-// Learner.
-func Pronoun(name string) string {
-	if name == Learner {
-		return "you"
-	}
-	return "it"
 }

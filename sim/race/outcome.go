@@ -71,11 +71,15 @@ type Loss struct {
 	ErasedBy     string      `json:"erasedBy"`
 	ErasedAtStep int         `json:"erasedAtStep"`
 	ErasedRV     string      `json:"erasedRV"`
-	Reason       string      `json:"reason"`
+	// Cause is why, as data; sim/report says it in words (report.Reason).
+	Cause LossCause `json:"-"`
+	// Reason is the cause in words where a loss is printed as JSON: the
+	// engine leaves it empty, report.Word fills it in.
+	Reason string `json:"reason"`
 }
 
 func (l Loss) String() string {
-	return fmt.Sprintf("%s: %s's %q erased by %s at step %d (RV %s): %s", l.Field, l.Owner, l.Intended, l.ErasedBy, l.ErasedAtStep, l.ErasedRV, l.Reason)
+	return fmt.Sprintf("%s: %s's %q erased by %s at step %d (RV %s): %s", l.Field, l.Owner, l.Intended, l.ErasedBy, l.ErasedAtStep, l.ErasedRV, l.Cause.Kind)
 }
 
 // Outcome summarises the run so far.
@@ -188,14 +192,14 @@ func (t *trace) losses(w *World) (lost, overwritten []Loss) {
 			}
 		}
 		if eraser < 0 {
-			l.Reason = "never visible on the server"
+			l.Cause = LossCause{Kind: CauseNeverVisible}
 			lost = append(lost, l)
 			continue
 		}
 		ev := t.versions[eraser]
 		l.ErasedBy, l.ErasedAtStep, l.ErasedRV = ev.Actor, ev.Step, ev.RV
 		if t.intended(ev.Actor, ev.Step, in.mutation) {
-			l.Reason = fmt.Sprintf("%s deliberately wrote this field", ev.Actor)
+			l.Cause = LossCause{Kind: CauseDeliberate, Actor: ev.Actor}
 			overwritten = append(overwritten, l)
 			continue
 		}
@@ -203,8 +207,7 @@ func (t *trace) losses(w *World) (lost, overwritten []Loss) {
 		if ev.Step >= 0 {
 			held = t.steps[ev.Step].HeldRV
 		}
-		l.Reason = fmt.Sprintf("%s %s did not mean to change it: it sent a copy read at RV %s, before %s change",
-			Possessive(ev.Actor), ev.Request, held, Possessive(in.actor))
+		l.Cause = LossCause{Kind: CauseStaleCopy, Actor: ev.Actor, Request: ev.Request, HeldRV: held}
 		lost = append(lost, l)
 	}
 	return lost, overwritten
@@ -235,7 +238,7 @@ func (t *trace) counterErased(in intent) *Loss {
 		if n < mine && !t.intended(ver.Actor, ver.Step, in.mutation) {
 			return &Loss{Field: in.mutation.Path.String(), Owner: in.actor, Intended: in.mutation.Describe(), Final: n,
 				ErasedBy: ver.Actor, ErasedAtStep: ver.Step, ErasedRV: ver.RV,
-				Reason: fmt.Sprintf("%s's %s wrote back an older count", ver.Actor, ver.Request)}
+				Cause: LossCause{Kind: CauseOlderCount, Actor: ver.Actor, Request: ver.Request}}
 		}
 		if n != mine {
 			mine = n

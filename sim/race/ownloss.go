@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -38,25 +37,25 @@ func (t *trace) explainOwnLosses(a *actor, req api.Request, held, before, after 
 			continue
 		}
 		if in.mutation.Op == controller.Increment {
-			if r := roundedIncrement(a.name, req, in.mutation, held, before); r != "" {
-				in.lost.Reason = r
+			if c, ok := roundedIncrement(a.name, req, in.mutation, held, before); ok {
+				in.lost.Cause = c
 			}
 			continue
 		}
-		if strings.HasPrefix(in.lost.Reason, "the server ignored it") {
+		if in.lost.Cause.Kind.ignored() {
 			continue
 		}
 		if managedFieldsReset(in.mutation, after) {
 			l := *in.lost
 			l.ErasedBy = "server"
-			l.Reason = "the server reset them: managedFields: [] asks the field manager to drop every entry, and an update that is no apply records none until the next apply"
+			l.Cause = LossCause{Kind: CauseManagedFieldsReset, Value: compactJSON(in.mutation.Value)}
 			in.lost, in.overwrite = nil, &l
 			continue
 		}
 		if v, ok := defaultedBack(a.machine.Program().Target.Kind, in.mutation, after); ok {
 			l := *in.lost
 			l.ErasedBy = "server"
-			l.Reason = fmt.Sprintf("the server defaulted it to %s: a field left out gets its default (API server defaulting, not a race)", compactJSON(v))
+			l.Cause = LossCause{Kind: CauseDefaulted, Value: compactJSON(v)}
 			in.lost, in.overwrite = nil, &l
 		}
 	}
@@ -100,22 +99,21 @@ const exactFloat = 1 << 53
 
 // roundedIncrement explains an increment that a write computed from the
 // version the server held (so no stale read) and that still did not add
-// up, when the number was past 2^53; "" otherwise.
-func roundedIncrement(actor string, req api.Request, mu controller.Mutation, held, before *unstructured.Unstructured) string {
+// up, when the number was past 2^53; ok is false otherwise.
+func roundedIncrement(actor string, req api.Request, mu controller.Mutation, held, before *unstructured.Unstructured) (LossCause, bool) {
 	if held == nil || before == nil || held.GetResourceVersion() != before.GetResourceVersion() {
-		return "" // a stale read: the first explanation stands
+		return LossCause{}, false // a stale read: the first explanation stands
 	}
 	read, _ := mu.CounterValue(held.Object)
 	want := read + mu.By
 	if abs(read) <= exactFloat && abs(want) <= exactFloat {
-		return ""
+		return LossCause{}, false
 	}
-	sent := "did not carry the counter at all"
+	c := LossCause{Kind: CauseRoundedIncrement, Actor: actor, HeldRV: held.GetResourceVersion(), Read: read, Computed: want}
 	if v, ok := bodyValue(req.Body, mu.Path); ok {
-		sent = "carried " + v
+		c.Value = v
 	}
-	return fmt.Sprintf("%s read the live version (RV %s: %d) and computed %d, but its request %s: the request builder passed the number through a float64, which is exact only up to 2^53, and rounded the increment away",
-		actor, held.GetResourceVersion(), read, want, sent)
+	return c, true
 }
 
 // bodyValue finds the path in a JSON object body, numbers exactly as sent.

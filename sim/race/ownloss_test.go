@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
@@ -107,13 +108,13 @@ controllers:
 					}
 					return
 				}
-				if len(ls) != 1 || !strings.Contains(ls[0].Reason, want) {
+				if len(ls) != 1 || !strings.Contains(report.Reason(ls[0]), want) {
 					t.Errorf("%s: %v, want one whose reason says %q", what, ls, want)
 				}
 				for _, l := range ls {
 					for _, wrong := range []string{"stale read", "does not show it"} {
-						if strings.Contains(l.Reason, wrong) {
-							t.Errorf("%s blames %q: %s", what, wrong, l.Reason)
+						if strings.Contains(report.Reason(l), wrong) {
+							t.Errorf("%s blames %q: %s", what, wrong, report.Reason(l))
 						}
 					}
 				}

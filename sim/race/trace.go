@@ -310,33 +310,33 @@ func (t *trace) recordIntents(a *actor, held, before, after *unstructured.Unstru
 			if now != was+mu.By {
 				in.lost = &Loss{Field: mu.Path.String(), Owner: a.name, Intended: mu.Describe(),
 					Final: now, ErasedBy: a.name, ErasedAtStep: step, ErasedRV: after.GetResourceVersion(),
-					Reason: fmt.Sprintf("%s computed %d from a stale read (%d at RV %s) while the server held %d: one increment vanished",
-						a.name, readVal+mu.By, readVal, held.GetResourceVersion(), was)}
+					Cause: LossCause{Kind: CauseStaleCount, Actor: a.name, Computed: readVal + mu.By, Read: readVal,
+						HeldRV: held.GetResourceVersion(), Held: was}}
 			}
 		case !mu.Satisfied(after.Object):
 			v, _ := mu.Path.Get(after.Object)
 			in.lost = &Loss{Field: mu.Path.String(), Owner: a.name, Intended: mu.Describe(), Final: v,
 				ErasedBy: a.name, ErasedAtStep: step, ErasedRV: after.GetResourceVersion(),
-				Reason: ignoredReason(prog, mu)}
+				Cause: LossCause{Kind: ignoredCause(prog, mu)}}
 		}
 		t.intents = append(t.intents, in)
 	}
 }
 
-func ignoredReason(p controller.Program, mu controller.Mutation) string {
+func ignoredCause(p controller.Program, mu controller.Mutation) CauseKind {
 	info, _ := api.Lookup(p.Target.Kind)
 	status := strings.HasPrefix(mu.Path.String(), "status")
 	toStatus := p.WriteSubresource() == controller.StatusSubresource
 	switch {
 	case info.StatusSubresource && status && !toStatus:
-		return "the server ignored it: a write to the main resource keeps the old status (status is a subresource)"
+		return CauseIgnoredStatus
 	case info.StatusSubresource && !status && toStatus && info.Builtin:
 		// deploymentStatusStrategy resets only these (sim/apiserver/subresource.go).
-		return "the server ignored it: a write to /status keeps the spec and the labels"
+		return CauseIgnoredSpec
 	case info.StatusSubresource && !status && toStatus:
-		return "the server ignored it: a write to /status keeps everything but the status"
+		return CauseIgnoredAllButStatus
 	}
-	return "the write succeeded but the server's object does not show it"
+	return CauseNotShown
 }
 
 // sentRV extracts the precondition a request carried.

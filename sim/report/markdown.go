@@ -36,7 +36,7 @@ func Markdown(w io.Writer, o *race.Outcome) error {
 		}
 	}
 	for _, l := range o.Lost {
-		fmt.Fprintf(w, "    Note over API: LOST %s (%s change, erased by %s)\n", mermaidText(l.Field), mermaidText(race.Possessive(l.Owner)), mermaidID(l.ErasedBy))
+		fmt.Fprintf(w, "    Note over API: LOST %s (%s change, erased by %s)\n", mermaidText(l.Field), mermaidText(Possessive(l.Owner)), mermaidID(l.ErasedBy))
 	}
 	for _, d := range o.Stale {
 		fmt.Fprintf(w, "    Note over API: decided on stale data — %s (%s = %s at RV %s, changed by %s)\n", mermaidText(d.Field),

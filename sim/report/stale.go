@@ -15,7 +15,7 @@ const MarkStale = "⚠ decided on stale data"
 // which read, and the write that had made that read stale.
 func StaleLine(d race.StaleDecision) string {
 	return fmt.Sprintf("%s — %s write at step %d (%s) was decided from %s = %s in the copy %s read at RV %s; %s had made it %s at step %d (RV %s)",
-		MarkStale, race.Possessive(d.Actor), d.WriteStep, d.Decided, d.Basis, compact(d.Read), race.Pronoun(d.Actor), d.ReadRV, d.ChangedBy, compact(d.Now), d.ChangedAtStep, d.ChangedRV)
+		MarkStale, Possessive(d.Actor), d.WriteStep, d.Decided, d.Basis, compact(d.Read), Pronoun(d.Actor), d.ReadRV, d.ChangedBy, compact(d.Now), d.ChangedAtStep, d.ChangedRV)
 }
 
 func writeStale(w io.Writer, o *race.Outcome) {

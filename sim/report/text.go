@@ -91,12 +91,12 @@ func writeVersions(w io.Writer, o *race.Outcome) {
 			mark := ""
 			for _, l := range o.Lost {
 				if l.ErasedRV == v.RV && strings.HasPrefix(c.Path, l.Field) {
-					mark = fmt.Sprintf("   %s (%s %q)", MarkLost, race.Possessive(l.Owner), l.Intended)
+					mark = fmt.Sprintf("   %s (%s %q)", MarkLost, Possessive(l.Owner), l.Intended)
 				}
 			}
 			for _, l := range o.Overwritten {
 				if l.ErasedRV == v.RV && strings.HasPrefix(c.Path, l.Field) && mark == "" {
-					mark = fmt.Sprintf("   %s (%s %q)", MarkOverwritten, race.Possessive(l.Owner), l.Intended)
+					mark = fmt.Sprintf("   %s (%s %q)", MarkOverwritten, Possessive(l.Owner), l.Intended)
 				}
 			}
 			fmt.Fprintf(w, "      %s%s\n", FormatChange(c), mark)
@@ -128,10 +128,10 @@ func writeVerdict(w io.Writer, o *race.Outcome) {
 	fmt.Fprintf(w, "\noutcome: %s\n", o.Verdict)
 	for _, l := range o.Lost {
 		fmt.Fprintf(w, "  %s %s — %s; erased by %s at step %d (RV %s)\n      %s\n",
-			MarkLost, l.Field, LossWho(l), l.ErasedBy, l.ErasedAtStep, l.ErasedRV, l.Reason)
+			MarkLost, l.Field, LossWho(l), l.ErasedBy, l.ErasedAtStep, l.ErasedRV, Reason(l))
 	}
 	for _, l := range o.Overwritten {
-		fmt.Fprintf(w, "  %s %s — %s wanted %q; %s\n", MarkOverwritten, l.Field, l.Owner, l.Intended, l.Reason)
+		fmt.Fprintf(w, "  %s %s — %s wanted %q; %s\n", MarkOverwritten, l.Field, l.Owner, l.Intended, Reason(l))
 	}
 	writeStale(w, o)
 	writeInvariants(w, o) // invariant.go

@@ -20,6 +20,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons/playgoal"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
@@ -316,10 +317,10 @@ func (m Model) move(tok scenario.Move) (Model, tea.Cmd) {
 	}
 	switch name, why := preview.Why(m.world, m.base, tok); why {
 	case preview.FedOnItsOwn:
-		m.say(false, "%s cache is fed on its own: its events are not yours to deliver here", race.Possessive(name))
+		m.say(false, "%s cache is fed on its own: its events are not yours to deliver here", report.Possessive(name))
 		return m, nil
 	case preview.NothingPending:
-		m.say(false, "%s cache has seen every write: no watch event is waiting", race.Possessive(name))
+		m.say(false, "%s cache has seen every write: no watch event is waiting", report.Possessive(name))
 		return m, nil
 	case preview.Finished:
 		m.say(false, "%s takes no more steps", name)

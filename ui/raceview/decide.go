@@ -42,12 +42,12 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 	for _, l := range o.Lost {
 		if l.ErasedBy != l.Owner && l.ErasedBy != "" {
 			s := stepAt(o, l.ErasedAtStep)
-			return at(l.ErasedAtStep, fmt.Sprintf("%s %s erased %s change to %s", race.Possessive(l.ErasedBy), report.Call(s), race.Possessive(l.Owner), l.Field))
+			return at(l.ErasedAtStep, fmt.Sprintf("%s %s erased %s change to %s", report.Possessive(l.ErasedBy), report.Call(s), report.Possessive(l.Owner), l.Field))
 		}
 	}
 	for _, sd := range o.Stale {
 		s := stepAt(o, sd.WriteStep)
-		return at(sd.WriteStep, fmt.Sprintf("%s %s acted on %s = %v in the copy %s read; it was %v by then", race.Possessive(sd.Actor), report.Call(s), sd.Basis, sd.Read, race.Pronoun(sd.Actor), sd.Now))
+		return at(sd.WriteStep, fmt.Sprintf("%s %s acted on %s = %v in the copy %s read; it was %v by then", report.Possessive(sd.Actor), report.Call(s), sd.Basis, sd.Read, report.Pronoun(sd.Actor), sd.Now))
 	}
 	// refused says a write was refused, and that it was its
 	// controller's last try when it had tried before.
@@ -57,7 +57,7 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 		if tries > 1 {
 			last = ", " + agree(s.Actor, "its", "your") + " last try,"
 		}
-		return fmt.Sprintf("%s %s%s was refused: %s", race.Possessive(s.Actor), report.Call(s), last, report.Answer(s))
+		return fmt.Sprintf("%s %s%s was refused: %s", report.Possessive(s.Actor), report.Call(s), last, report.Answer(s))
 	}
 	// stopped: the controllers whose change was not made, by the
 	// verdict (gave up, or still retrying when the race stopped).
@@ -108,12 +108,12 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 		if tries > 1 {
 			attempts = fmt.Sprintf("%d refused attempts", tries)
 		}
-		return at(landed, fmt.Sprintf("%s %s landed at last, after %s: %s", race.Possessive(s.Actor), report.Call(s), attempts, report.Answer(s)))
+		return at(landed, fmt.Sprintf("%s %s landed at last, after %s: %s", report.Possessive(s.Actor), report.Call(s), attempts, report.Answer(s)))
 	case firstRefused >= 0:
 		return at(firstRefused, refused(firstRefused, 1))
 	case last >= 0:
 		s := o.Steps[last]
-		return at(last, fmt.Sprintf("%s %s landed last: %s", race.Possessive(s.Actor), report.Call(s), report.Answer(s)))
+		return at(last, fmt.Sprintf("%s %s landed last: %s", report.Possessive(s.Actor), report.Call(s), report.Answer(s)))
 	}
 	return Deciding{}, false
 }

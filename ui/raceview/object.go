@@ -198,7 +198,7 @@ func (m Model) renderObject(vi, pi, w int, full bool) []string {
 				style = st.Removed
 			}
 			if l, ok := lossFor(losses, c.Path); ok {
-				text = fmt.Sprintf("%s %s LOST (%s change)", text, styles.Bad, race.Possessive(l.Owner))
+				text = fmt.Sprintf("%s %s LOST (%s change)", text, styles.Bad, report.Possessive(l.Owner))
 				style = st.Bad
 			}
 			// A long change goes on under its path, never cut: the
@@ -456,7 +456,7 @@ func (e *emitter) line(path, text string, gone bool) {
 // noted keeps a loss's note to one place (a lost map has many lines).
 func (e *emitter) noted(l race.Loss) bool {
 	for i := range e.out {
-		if strings.Contains(e.out[i], "└ set by "+l.Owner) || strings.Contains(e.out[i], "└ "+race.Possessive(l.Owner)+" change") {
+		if strings.Contains(e.out[i], "└ set by "+l.Owner) || strings.Contains(e.out[i], "└ "+report.Possessive(l.Owner)+" change") {
 			return true
 		}
 	}
@@ -481,9 +481,9 @@ func (e *emitter) lostNote(l race.Loss) []string {
 			}
 		}
 	}
-	text := fmt.Sprintf("└ set by %s%s (%s); erased by %s %s at step %d", l.Owner, setAt, l.Intended, race.Possessive(l.ErasedBy), eraser, l.ErasedAtStep+1)
+	text := fmt.Sprintf("└ set by %s%s (%s); erased by %s %s at step %d", l.Owner, setAt, l.Intended, report.Possessive(l.ErasedBy), eraser, l.ErasedAtStep+1)
 	if l.ErasedBy == l.Owner {
-		text = fmt.Sprintf("└ %s change (%s): %s", race.Possessive(l.Owner), l.Intended, l.Reason)
+		text = fmt.Sprintf("└ %s change (%s): %s", report.Possessive(l.Owner), l.Intended, report.Reason(l))
 	}
 	wrapped := layout.Lines(layout.Wrap(text, max(10, e.w-6)))
 	out := make([]string, len(wrapped))

@@ -22,6 +22,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/layout"
@@ -626,14 +627,14 @@ func (m Model) lossLines() []string {
 	for _, l := range o.Lost {
 		by := fmt.Sprintf("erased by %s at step %d (RV %s)", l.ErasedBy, l.ErasedAtStep+1, l.ErasedRV)
 		if l.ErasedBy == l.Owner {
-			by = l.Reason
+			by = report.Reason(l)
 		}
-		out = append(out, st.Bad.Render(fmt.Sprintf("  %s LOST %s — %s change, %s", styles.Bad, l.Field, race.Possessive(l.Owner), by)))
+		out = append(out, st.Bad.Render(fmt.Sprintf("  %s LOST %s — %s change, %s", styles.Bad, l.Field, report.Possessive(l.Owner), by)))
 	}
 	out = append(out, m.staleLines()...)
 	for _, c := range o.Controllers {
 		if c.Stats.Conflicts > 0 {
-			out = append(out, st.Conflict.Render(fmt.Sprintf("  %s %s got %d × 409 Conflict; nothing %s sent then was written", styles.Warn, c.Name, c.Stats.Conflicts, race.Pronoun(c.Name))))
+			out = append(out, st.Conflict.Render(fmt.Sprintf("  %s %s got %d × 409 Conflict; nothing %s sent then was written", styles.Warn, c.Name, c.Stats.Conflicts, report.Pronoun(c.Name))))
 		}
 	}
 	if l := m.reconcileLine(); l != "" {

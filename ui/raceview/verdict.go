@@ -122,7 +122,7 @@ func (m Model) reconcileLine() string {
 // change it was ("your change" for the learner's own controller).
 func lostNote(l race.Loss) string {
 	if l.ErasedBy == l.Owner {
-		return fmt.Sprintf("%s LOST %s: %s", styles.Bad, l.Field, l.Reason)
+		return fmt.Sprintf("%s LOST %s: %s", styles.Bad, l.Field, report.Reason(l))
 	}
-	return fmt.Sprintf("%s LOST %s: %s change erased by this write", styles.Bad, l.Field, race.Possessive(l.Owner))
+	return fmt.Sprintf("%s LOST %s: %s change erased by this write", styles.Bad, l.Field, report.Possessive(l.Owner))
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/ui/layout"
 )
 
@@ -91,7 +91,7 @@ func wrapPlan(plan string, w int) []string {
 // agree is the verb that goes with a controller's name: third, as in "b
 // owns", or plain for the learner's ("you own").
 func agree(name, third, plain string) string {
-	if name == race.Learner {
+	if name == report.Learner {
 		return plain
 	}
 	return third

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/layout"
@@ -210,7 +211,7 @@ func (m Model) stepKey(tok scenario.Move) (Model, tea.Cmd) {
 	case preview.FedOnItsOwn:
 		m.setNotice(true, "%s's informer lag is not manual: its cache is fed on its own (set lag to manual in the build tab)", name)
 	case preview.NothingPending:
-		m.setNotice(false, "%s cache has seen every write: no watch event is waiting", race.Possessive(name))
+		m.setNotice(false, "%s cache has seen every write: no watch event is waiting", report.Possessive(name))
 	default:
 		m.setNotice(false, "%s has finished: it takes no more steps", name)
 	}
