@@ -48,7 +48,7 @@ func cluster(t *testing.T, context string) *live.Cluster {
 // v1.37.2 that the simulator once got wrong, docs/SEMANTICS.md).
 func scenarioFiles(t *testing.T) []string {
 	var files []string
-	for _, pat := range []string{"../examples/*.yaml", "../lessons/course/scenarios/*.yaml", "testdata/lifecycle/*.yaml", "testdata/status-writes/*.yaml", "testdata/measured/*.yaml"} {
+	for _, pat := range []string{"../examples/*.yaml", "../lessons/course/scenarios/*.yaml", "testdata/lifecycle/*.yaml", "testdata/status-writes/*.yaml", "testdata/measured/*.yaml", "testdata/report/*.yaml"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)

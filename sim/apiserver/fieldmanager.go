@@ -196,6 +196,12 @@ func markManagedTimes(objs ...*unstructured.Unstructured) timeMarks {
 	marks := timeMarks{}
 	for _, u := range objs {
 		for _, e := range rawManagedFields(u) {
+			if len(e) == 0 {
+				// An empty entry stays empty: alone in the list it asks the
+				// field manager to drop every entry (isResetManagedFields,
+				// as [] does), and a time would make it an entry.
+				continue
+			}
 			mark := time.Unix(int64(len(marks)+1), 0).UTC().Format(time.RFC3339)
 			marks[mark] = e["time"] // nil when the entry had no time
 			e["time"] = mark

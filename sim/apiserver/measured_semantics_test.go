@@ -192,6 +192,27 @@ func measuredCases() []semanticsCase {
 			},
 		},
 		{
+			name:  "Measured/a PUT with managedFields: [{}] (one empty entry) resets them as [] does",
+			setup: seedCM1,
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				live := mustGet(t, s, cmRef("cm1"))
+				live.Object["metadata"].(map[string]any)["managedFields"] = []any{map[string]any{}}
+				_ = unstructured.SetNestedField(live.Object, "2", "data", "y")
+				return api.Request{Verb: api.Update, Ref: cmRef("cm1"), Body: mustJSON(t, live.Object), FieldManager: "resetter"}
+			},
+			code: http.StatusOK,
+			check: func(t *testing.T, s *apiserver.Server, before state, resp api.Response) {
+				wrote(t, s, before, resp, apiserver.Modified)
+				if mf := mustGet(t, s, cmRef("cm1")).GetManagedFields(); len(mf) != 0 {
+					t.Fatalf("managedFields %v, want none", mf)
+				}
+				r := s.Do(applyReq(cmRef("cm1"), "applier", false, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\ndata: {x: \"9\"}\n"))
+				if r.Code != 409 || !strings.Contains(r.Err.Error(), `Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.x`) {
+					t.Fatalf("apply after the reset: %d %v", r.Code, r.Err)
+				}
+			},
+		},
+		{
 			name: "Measured/a create carrying deletionTimestamp, its grace period and a uid → all cleared",
 			req: func(t *testing.T, s *apiserver.Server) api.Request {
 				return createReq(cmRef("cm1"), []byte(`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cm1","deletionTimestamp":"2020-01-01T00:00:00Z","deletionGracePeriodSeconds":5,"uid":"11111111-2222-3333-4444-555555555555"},"data":{"x":"1"}}`))

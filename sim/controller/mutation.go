@@ -289,8 +289,11 @@ func isScalar(v interface{}) bool {
 }
 
 // Satisfied reports whether obj shows the mutation's effect: the field set
-// to the value, removed, the element present or gone. Increments have no
-// such test (their effect is relative) and always report true.
+// to the value, removed, the element present or gone. An element counts as
+// present when the stored one has every field the mutation gave it (holds):
+// the server fills in the rest of an item it defaults (a Deployment's
+// containers). Increments have no such test (their effect is relative) and
+// always report true.
 func (m Mutation) Satisfied(obj map[string]interface{}) bool {
 	cur, found := m.Path.Get(obj)
 	switch m.Op {
@@ -299,11 +302,58 @@ func (m Mutation) Satisfied(obj map[string]interface{}) bool {
 	case Remove:
 		return !found
 	case AddToSet, Append:
-		return contains(cur, m.Value)
+		return holds(cur, m.Value)
 	case RemoveFromList:
-		return !contains(cur, m.Value)
+		return !holds(cur, m.Value)
 	}
 	return true
+}
+
+// holds is contains as an intent sees it: an element of the list covers v
+// (a string list, the only other kind of list a mutation appends to, is
+// contains's).
+func holds(list interface{}, v interface{}) bool {
+	l, ok := list.([]interface{})
+	if !ok {
+		return contains(list, v)
+	}
+	for _, e := range l {
+		if covers(e, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// covers reports whether got is want, or holds every field of want with
+// the same value, recursively (a list item by item): want as the server
+// stores it after filling in its defaults.
+func covers(got, want interface{}) bool {
+	switch w := want.(type) {
+	case map[string]interface{}:
+		g, ok := got.(map[string]interface{})
+		if !ok {
+			return false
+		}
+		for k, wv := range w {
+			if gv, ok := g[k]; !ok || !covers(gv, wv) {
+				return false
+			}
+		}
+		return true
+	case []interface{}:
+		g, ok := got.([]interface{})
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !covers(g[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return sameValue(got, want)
 }
 
 func contains(list interface{}, v interface{}) bool {
@@ -342,14 +392,21 @@ func (m Mutation) CounterValue(obj map[string]interface{}) (int64, bool) {
 // Undoes reports whether m, applied deliberately, means to undo the effect
 // of other: set or remove the same field, remove the element other added,
 // add the element other removed. Adding a different element to the same
-// list is not undoing it — if the element vanishes anyway, the list was
-// written from a stale copy.
+// list is not undoing it, nor is changing a field inside one of its items
+// — if the element vanishes anyway, the list was written from a stale
+// copy.
 func (m Mutation) Undoes(other Mutation) bool {
 	if !m.Touches(other.Path) {
 		return false
 	}
 	elementOp := func(op Op) bool { return op == AddToSet || op == Append || op == RemoveFromList }
 	switch {
+	case elementOp(other.Op) && strings.HasPrefix(m.Path.String(), other.Path.String()+"["):
+		// A write inside one item of the list (a container's image) does
+		// not mean to take out the item other put in; removing an item
+		// itself may.
+		rest := strings.TrimPrefix(m.Path.String(), other.Path.String())
+		return m.Op == Remove && strings.HasSuffix(rest, "]") && strings.Count(rest, "[") == 1
 	case elementOp(m.Op) && elementOp(other.Op):
 		// Only taking out the element other put in (or putting back the
 		// one it took out) undoes it; a second append of another value

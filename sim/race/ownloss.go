@@ -62,14 +62,20 @@ func (t *trace) explainOwnLosses(a *actor, req api.Request, held, before, after 
 }
 
 // managedFieldsReset: the write set metadata.managedFields to an empty
-// list, and the object has none: what the field manager does with that
-// request (isResetManagedFields), not a loss.
+// list, or to one empty entry, and the object has none: what the field
+// manager does with that request (isResetManagedFields), not a loss.
 func managedFieldsReset(mu controller.Mutation, obj *unstructured.Unstructured) bool {
 	if mu.Op != controller.Set || mu.Path.String() != "metadata.managedFields" {
 		return false
 	}
-	if l, ok := mu.Value.([]interface{}); !ok || len(l) != 0 {
+	l, ok := mu.Value.([]interface{})
+	if !ok || len(l) > 1 {
 		return false
+	}
+	if len(l) == 1 {
+		if e, ok := l[0].(map[string]interface{}); !ok || len(e) != 0 {
+			return false
+		}
 	}
 	return len(obj.GetManagedFields()) == 0
 }
