@@ -167,51 +167,8 @@ func measuredCases() []semanticsCase {
 			message: `ConfigMap "cm1" is invalid: metadata.uid: Invalid value: "` + foreignUID + `": field is immutable`,
 			details: invalidCM("cm1", cause("metadata.uid", `Invalid value: "`+foreignUID+`": field is immutable`)),
 		},
-		{
-			name:  "Measured/a PUT with managedFields: [] strips every entry (and, being no apply, adds none)",
-			setup: seedCM1,
-			req: func(t *testing.T, s *apiserver.Server) api.Request {
-				live := mustGet(t, s, cmRef("cm1"))
-				live.Object["metadata"].(map[string]any)["managedFields"] = []any{}
-				_ = unstructured.SetNestedField(live.Object, "2", "data", "y")
-				return api.Request{Verb: api.Update, Ref: cmRef("cm1"), Body: mustJSON(t, live.Object), FieldManager: "resetter"}
-			},
-			code: http.StatusOK,
-			check: func(t *testing.T, s *apiserver.Server, before state, resp api.Response) {
-				wrote(t, s, before, resp, apiserver.Modified)
-				if mf := mustGet(t, s, cmRef("cm1")).GetManagedFields(); len(mf) != 0 {
-					t.Fatalf("managedFields %v, want none", mf)
-				}
-				// The next apply of a field the object already has conflicts
-				// with the manager that stands for everything written before
-				// the first apply.
-				r := s.Do(applyReq(cmRef("cm1"), "applier", false, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\ndata: {x: \"9\"}\n"))
-				if r.Code != 409 || !strings.Contains(r.Err.Error(), `Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.x`) {
-					t.Fatalf("apply after the reset: %d %v", r.Code, r.Err)
-				}
-			},
-		},
-		{
-			name:  "Measured/a PUT with managedFields: [{}] (one empty entry) resets them as [] does",
-			setup: seedCM1,
-			req: func(t *testing.T, s *apiserver.Server) api.Request {
-				live := mustGet(t, s, cmRef("cm1"))
-				live.Object["metadata"].(map[string]any)["managedFields"] = []any{map[string]any{}}
-				_ = unstructured.SetNestedField(live.Object, "2", "data", "y")
-				return api.Request{Verb: api.Update, Ref: cmRef("cm1"), Body: mustJSON(t, live.Object), FieldManager: "resetter"}
-			},
-			code: http.StatusOK,
-			check: func(t *testing.T, s *apiserver.Server, before state, resp api.Response) {
-				wrote(t, s, before, resp, apiserver.Modified)
-				if mf := mustGet(t, s, cmRef("cm1")).GetManagedFields(); len(mf) != 0 {
-					t.Fatalf("managedFields %v, want none", mf)
-				}
-				r := s.Do(applyReq(cmRef("cm1"), "applier", false, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\ndata: {x: \"9\"}\n"))
-				if r.Code != 409 || !strings.Contains(r.Err.Error(), `Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.x`) {
-					t.Fatalf("apply after the reset: %d %v", r.Code, r.Err)
-				}
-			},
-		},
+		managedFieldsReset("Measured/a PUT with managedFields: [] strips every entry (and, being no apply, adds none)", []any{}),
+		managedFieldsReset("Measured/a PUT with managedFields: [{}] (one empty entry) resets them as [] does", []any{map[string]any{}}),
 		{
 			name: "Measured/a create carrying deletionTimestamp, its grace period and a uid → all cleared",
 			req: func(t *testing.T, s *apiserver.Server) api.Request {
@@ -294,3 +251,32 @@ func measuredCases() []semanticsCase {
 const templateDefaultsBody = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"app","image":"nginx:1.27","livenessProbe":{"httpGet":{"port":8080}},"readinessProbe":{"exec":{"command":["true"]}},"startupProbe":{"tcpSocket":{"port":80}},"env":[{"name":"POD","valueFrom":{"fieldRef":{"fieldPath":"metadata.name"}}}],"ports":[{"containerPort":80}],"volumeMounts":[{"name":"cfg","mountPath":"/cfg"}]}],"volumes":[{"name":"cfg","configMap":{"name":"cfg"}},{"name":"sec","secret":{"secretName":"s"}},{"name":"proj","projected":{"sources":[{"configMap":{"name":"cfg"}}]}},{"name":"dapi","downwardAPI":{"items":[{"path":"name","fieldRef":{"fieldPath":"metadata.name"}}]}},{"name":"empty","emptyDir":{}}]}}}}`
 
 const templateDefaultsWant = `{"containers":[{"env":[{"name":"POD","valueFrom":{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.name"}}}],"image":"nginx:1.27","imagePullPolicy":"IfNotPresent","livenessProbe":{"failureThreshold":3,"httpGet":{"path":"/","port":8080,"scheme":"HTTP"},"periodSeconds":10,"successThreshold":1,"timeoutSeconds":1},"name":"app","ports":[{"containerPort":80,"protocol":"TCP"}],"readinessProbe":{"exec":{"command":["true"]},"failureThreshold":3,"periodSeconds":10,"successThreshold":1,"timeoutSeconds":1},"resources":{},"startupProbe":{"failureThreshold":3,"periodSeconds":10,"successThreshold":1,"tcpSocket":{"port":80},"timeoutSeconds":1},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","volumeMounts":[{"mountPath":"/cfg","name":"cfg"}]}],"dnsPolicy":"ClusterFirst","restartPolicy":"Always","schedulerName":"default-scheduler","securityContext":{},"terminationGracePeriodSeconds":30,"volumes":[{"configMap":{"defaultMode":420,"name":"cfg"},"name":"cfg"},{"name":"sec","secret":{"defaultMode":420,"secretName":"s"}},{"name":"proj","projected":{"defaultMode":420,"sources":[{"configMap":{"name":"cfg"}}]}},{"downwardAPI":{"defaultMode":420,"items":[{"fieldRef":{"apiVersion":"v1","fieldPath":"metadata.name"},"path":"name"}]},"name":"dapi"},{"emptyDir":{},"name":"empty"}]}`
+
+// managedFieldsReset is a PUT that sends mf as metadata.managedFields, a
+// list the field manager takes as "drop every entry": none is left (an
+// update that is no apply adds none back), so the next apply of a field
+// the object already has conflicts with the manager that stands for
+// everything written before the first apply.
+func managedFieldsReset(name string, mf []any) semanticsCase {
+	return semanticsCase{
+		name:  name,
+		setup: seedCM1,
+		req: func(t *testing.T, s *apiserver.Server) api.Request {
+			live := mustGet(t, s, cmRef("cm1"))
+			live.Object["metadata"].(map[string]any)["managedFields"] = mf
+			_ = unstructured.SetNestedField(live.Object, "2", "data", "y")
+			return api.Request{Verb: api.Update, Ref: cmRef("cm1"), Body: mustJSON(t, live.Object), FieldManager: "resetter"}
+		},
+		code: http.StatusOK,
+		check: func(t *testing.T, s *apiserver.Server, before state, resp api.Response) {
+			wrote(t, s, before, resp, apiserver.Modified)
+			if got := mustGet(t, s, cmRef("cm1")).GetManagedFields(); len(got) != 0 {
+				t.Fatalf("managedFields %v, want none", got)
+			}
+			r := s.Do(applyReq(cmRef("cm1"), "applier", false, "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm1}\ndata: {x: \"9\"}\n"))
+			if r.Code != 409 || !strings.Contains(r.Err.Error(), `Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.x`) {
+				t.Fatalf("apply after the reset: %d %v", r.Code, r.Err)
+			}
+		},
+	}
+}
