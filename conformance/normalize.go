@@ -19,7 +19,9 @@ package conformance
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -103,7 +105,7 @@ func tokens(o *race.Outcome) *rvTokens {
 			t.see(m[2])
 		}
 		t.see(strconv.FormatInt(s.ServerRV, 10))
-		for _, name := range sortedKeys(s.CacheRVs) {
+		for _, name := range slices.Sorted(maps.Keys(s.CacheRVs)) {
 			t.see(strconv.FormatInt(s.CacheRVs[name], 10))
 		}
 	}
@@ -114,15 +116,6 @@ func tokens(o *race.Outcome) *rvTokens {
 		t.see(strconv.FormatInt(c.CacheRV, 10))
 	}
 	return t
-}
-
-func sortedKeys(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // text replaces the RVs inside a message.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -87,22 +88,13 @@ func listable(t *testing.T, dc discovery.DiscoveryInterface) []schema.GroupVersi
 	for _, l := range lists {
 		gv, _ := schema.ParseGroupVersion(l.GroupVersion)
 		for _, r := range l.APIResources {
-			if strings.Contains(r.Name, "/") || churn[r.Name] || !contains(r.Verbs, "list") {
+			if strings.Contains(r.Name, "/") || churn[r.Name] || !slices.Contains(r.Verbs, "list") {
 				continue
 			}
 			out = append(out, gv.WithResource(r.Name))
 		}
 	}
 	return out
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // snapshot lists every object of every listable resource.

@@ -3,8 +3,8 @@ package lessons
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -105,7 +105,7 @@ func (s Settings) Changes(from Settings) int {
 // String lists the settings in a stable order ("a.write=update b.retry=default").
 func (s Settings) String() string {
 	var parts []string
-	for _, c := range sortedKeys(s) {
+	for _, c := range slices.Sorted(maps.Keys(s)) {
 		for _, k := range KnobNames {
 			if v, ok := s[c][k]; ok {
 				parts = append(parts, fmt.Sprintf("%s.%s=%s", c, k, v))
@@ -113,15 +113,6 @@ func (s Settings) String() string {
 		}
 	}
 	return strings.Join(parts, " ")
-}
-
-func sortedKeys(s Settings) []string {
-	out := make([]string, 0, len(s))
-	for c := range s {
-		out = append(out, c)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // IsBreak reports whether the goal is to break the race.

@@ -3,7 +3,8 @@ package progress
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // Limits on an imported file: generous for any learner (the whole course
@@ -44,7 +45,7 @@ func (p *Progress) Check(c *Course) error {
 			bad("last", "%q is not a lesson of this course", p.Last)
 		}
 	}
-	for _, id := range sortedKeys(p.Lessons) {
+	for _, id := range slices.Sorted(maps.Keys(p.Lessons)) {
 		l, field := p.Lessons[id], "lessons."+id
 		steps, ok := c.Lessons[id]
 		if !ok {
@@ -54,7 +55,7 @@ func (p *Progress) Check(c *Course) error {
 		if l.Step >= len(steps) {
 			bad(field+".step", "%d, but the lesson has steps 0 to %d", l.Step, len(steps)-1)
 		}
-		for _, step := range sortedKeys(l.Answers) {
+		for _, step := range slices.Sorted(maps.Keys(l.Answers)) {
 			a, af := l.Answers[step], fmt.Sprintf("%s.answers.%d", field, step)
 			switch {
 			case step < 0 || step >= len(steps):
@@ -68,7 +69,7 @@ func (p *Progress) Check(c *Course) error {
 			}
 		}
 	}
-	for _, k := range sortedKeys(p.Quiz) {
+	for _, k := range slices.Sorted(maps.Keys(p.Quiz)) {
 		b, field := p.Quiz[k], "quiz."+k
 		switch {
 		case !c.QuizTopics[k]:
@@ -79,7 +80,7 @@ func (p *Progress) Check(c *Course) error {
 			bad(field+".taken", "%d is not between 1 and %d", b.Taken, MaxQuizzes)
 		}
 	}
-	for _, id := range sortedKeys(p.Challenges) {
+	for _, id := range slices.Sorted(maps.Keys(p.Challenges)) {
 		field := "challenges." + id
 		switch best := p.Challenges[id].Best; {
 		case !c.Challenges[id]:
@@ -89,13 +90,4 @@ func (p *Progress) Check(c *Course) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-func sortedKeys[K string | int, V any](m map[K]V) []K {
-	out := make([]K, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
 }

@@ -3,6 +3,8 @@ package apiserver
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -134,7 +136,7 @@ func validateConfigMap(u *unstructured.Unstructured, generic bool) field.ErrorLi
 	data, _, _ := unstructured.NestedStringMap(u.Object, "data")
 	binary, _, _ := unstructured.NestedStringMap(u.Object, "binaryData")
 	total := 0
-	for _, k := range sortedKeys(data) {
+	for _, k := range slices.Sorted(maps.Keys(data)) {
 		for _, msg := range validation.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(field.NewPath("data").Key(k), k, msg))
 		}
@@ -143,7 +145,7 @@ func validateConfigMap(u *unstructured.Unstructured, generic bool) field.ErrorLi
 		}
 		total += len(data[k])
 	}
-	for _, k := range sortedKeys(binary) {
+	for _, k := range slices.Sorted(maps.Keys(binary)) {
 		for _, msg := range validation.IsConfigMapKey(k) {
 			errs = append(errs, field.Invalid(field.NewPath("binaryData").Key(k), k, msg))
 		}

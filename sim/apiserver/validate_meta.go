@@ -1,7 +1,8 @@
 package apiserver
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -151,7 +152,7 @@ func validateKubeObjectMetaUpdate(next *unstructured.Unstructured, path *field.P
 // validateLabels is metav1validation.ValidateLabels, key by key in order.
 func validateLabels(labels map[string]string, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, k := range sortedKeys(labels) {
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		errs = append(errs, metav1validation.ValidateLabelName(k, path)...)
 		for _, msg := range validation.IsValidLabelValue(labels[k]) {
 			errs = append(errs, field.Invalid(path, labels[k], msg))
@@ -165,7 +166,7 @@ func validateLabels(labels map[string]string, path *field.Path) field.ErrorList 
 // values fit in TotalAnnotationSizeLimitB (256 KiB).
 func validateAnnotations(annotations map[string]string, path *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	for _, k := range sortedKeys(annotations) {
+	for _, k := range slices.Sorted(maps.Keys(annotations)) {
 		for _, msg := range validation.IsQualifiedName(strings.ToLower(k)) {
 			errs = append(errs, field.Invalid(path, k, msg))
 		}
@@ -192,16 +193,4 @@ func validateKubeFinalizerNames(finalizers []string, path *field.Path) field.Err
 		}
 	}
 	return errs
-}
-
-func sortedKeys(m map[string]string) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

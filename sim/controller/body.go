@@ -3,6 +3,7 @@ package controller
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -144,7 +145,7 @@ func CheckBody(w WriteMethod, target api.Ref, body interface{}) []BodyProblem {
 func checkJSONPatchOp(op map[string]interface{}) []BodyProblem {
 	var probs []BodyProblem
 	add := func(msg string, at ...interface{}) { probs = append(probs, BodyProblem{At: at, Msg: msg}) }
-	for _, k := range sortedKeys(op) {
+	for _, k := range slices.Sorted(maps.Keys(op)) {
 		if !slices.Contains(jsonPatchOpFields, k) {
 			add(fmt.Sprintf("unknown field %q of a JSON patch operation (want op, path, from, value)", k), k)
 		}
@@ -243,7 +244,7 @@ func checkDirectives(v interface{}, at []interface{}) []BodyProblem {
 			probs = append(probs, checkDirectives(x, here(i))...)
 		}
 	case map[string]interface{}:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			x := v[k]
 			switch {
 			case k == directivePatch:
@@ -279,15 +280,6 @@ func stringList(v interface{}) bool {
 		}
 	}
 	return true
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // jsonKind names the JSON type of a value, for messages.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -130,7 +131,7 @@ func (p *parser) fields(n *yaml.Node, field string, known ...string) (map[string
 			continue
 		}
 		name := k.Value
-		if !contains(known, name) {
+		if !slices.Contains(known, name) {
 			hint := suggest(name, known)
 			p.errorf(k, field, "unknown field %q%s", name, hint)
 			if p.unknown == nil {
@@ -155,15 +156,6 @@ func (p *parser) fields(n *yaml.Node, field string, known ...string) (map[string
 		out[name] = entry{key: k, val: v}
 	}
 	return out, true
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // seq reads a list.

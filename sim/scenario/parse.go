@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -428,7 +429,7 @@ func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []Move {
 			continue
 		}
 		out = append(out, m)
-		if check && !contains(names, m.Controller) {
+		if check && !slices.Contains(names, m.Controller) {
 			p.errorf(item, field, "unknown controller %q (controllers are %s)%s", m.Controller, oneOf(names), suggest(m.Controller, names))
 		}
 	}

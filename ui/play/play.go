@@ -10,6 +10,7 @@ package play
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -377,7 +378,7 @@ func (m Model) fixKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 		r := m.rows[m.cursor]
 		vals := r.knob.Values
-		cur := indexOf(vals, m.settings[r.ctrl][r.knob.Name])
+		cur := slices.Index(vals, m.settings[r.ctrl][r.knob.Name])
 		if cur < 0 {
 			// The race's own value is none of those offered: start at
 			// either end.
@@ -900,13 +901,4 @@ func (m Model) laneOf(name string) int {
 		}
 	}
 	return 0
-}
-
-func indexOf(s []string, v string) int {
-	for i, x := range s {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }

@@ -2,7 +2,8 @@ package gen
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/conflictlab/conflictlab/sim/controller"
@@ -213,7 +214,7 @@ func trimmable(obj map[string]interface{}) [][]string {
 	meta, _ := obj["metadata"].(map[string]interface{})
 	for _, k := range []string{"labels", "annotations"} {
 		m, _ := meta[k].(map[string]interface{})
-		for _, key := range sortedKeys(m) {
+		for _, key := range slices.Sorted(maps.Keys(m)) {
 			out = append(out, []string{"metadata", k, key})
 		}
 	}
@@ -229,7 +230,7 @@ func trimmable(obj map[string]interface{}) [][]string {
 	if containers, ok := nestedList(obj, "spec", "template", "spec", "containers"); ok {
 		for i, c := range containers {
 			cm, _ := c.(map[string]interface{})
-			for _, key := range sortedKeys(cm) {
+			for _, key := range slices.Sorted(maps.Keys(cm)) {
 				if key != "name" && key != "image" {
 					out = append(out, []string{"spec", "template", "spec", "containers", fmt.Sprint(i), key})
 				}
@@ -238,22 +239,13 @@ func trimmable(obj map[string]interface{}) [][]string {
 	}
 	for _, top := range []string{"data", "spec"} {
 		m, _ := obj[top].(map[string]interface{})
-		for _, key := range sortedKeys(m) {
+		for _, key := range slices.Sorted(maps.Keys(m)) {
 			if obj["kind"] == "Deployment" && (key == "selector" || key == "template") {
 				continue
 			}
 			out = append(out, []string{top, key})
 		}
 	}
-	return out
-}
-
-func sortedKeys(m map[string]interface{}) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }
 
