@@ -2,6 +2,7 @@ package progress
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -126,7 +127,7 @@ func TestNewerFormatIsLeftAlone(t *testing.T) {
 	if !strings.Contains(notice, "newer") || !s.ReadOnly() {
 		t.Fatalf("notice %q, readOnly %v", notice, s.ReadOnly())
 	}
-	if err := s.Save(New()); err != ErrReadOnly {
+	if err := s.Save(New()); !errors.Is(err, ErrReadOnly) {
 		t.Fatalf("save over a newer file: %v", err)
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, body) {

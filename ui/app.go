@@ -307,7 +307,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case saved:
 		m.status = ""
-		if msg.err != nil && msg.err != progress.ErrReadOnly {
+		if msg.err != nil && !errors.Is(msg.err, progress.ErrReadOnly) {
 			m.status = styles.Warn + " progress not saved: " + saveProblem(msg.err)
 		}
 		return m, nil

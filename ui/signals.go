@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -117,7 +118,7 @@ func saveOnExit(final tea.Model) error {
 	if err != nil {
 		return err
 	}
-	if err := m.cfg.Store.WriteSnapshot(m.saveSeq+1, data); err != nil && err != progress.ErrReadOnly {
+	if err := m.cfg.Store.WriteSnapshot(m.saveSeq+1, data); err != nil && !errors.Is(err, progress.ErrReadOnly) {
 		return err
 	}
 	return nil
