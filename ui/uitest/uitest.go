@@ -20,8 +20,10 @@ import (
 // driver can hold them without importing the race view.
 type playbackTick interface{ PlaybackTick() }
 
-// Update rewrites golden files instead of comparing with them.
-var Update = flag.Bool("update", false, "rewrite the golden files in testdata")
+// Rewrite rewrites golden files instead of comparing with them: -rewrite,
+// the name datadriven's flag has for the transcripts of sim/race and
+// sim/apiserver, so one flag rewrites every golden file of the repository.
+var Rewrite = flag.Bool("rewrite", false, "rewrite the golden files in testdata")
 
 var named = map[string]rune{
 	"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "space": tea.KeySpace,
@@ -140,11 +142,11 @@ func CheckFrame(t testing.TB, frame string, w, h int) {
 }
 
 // Golden compares got with testdata/NAME.golden, or rewrites it with
-// -update.
+// -rewrite.
 func Golden(t testing.TB, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *Update {
+	if *Rewrite {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -155,9 +157,9 @@ func Golden(t testing.TB, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
+		t.Fatalf("%v (run go test -rewrite to create it)", err)
 	}
 	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it)\n--- want\n%s\n--- got\n%s", name, want, got)
+		t.Errorf("%s differs from the golden file (go test -rewrite rewrites it)\n--- want\n%s\n--- got\n%s", name, want, got)
 	}
 }
