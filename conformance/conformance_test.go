@@ -206,7 +206,7 @@ func courseRaces(t *testing.T) []courseRace {
 				if opt != nil {
 					name += "/" + opt.ID
 				}
-				key, _ := json.Marshal([]interface{}{st.Race.Scenario, st.Race.Schedule, sc.Controllers})
+				key, _ := json.Marshal([]any{st.Race.Scenario, st.Race.Schedule, sc.Controllers})
 				if seen[string(key)] {
 					continue
 				}

@@ -245,7 +245,7 @@ type result struct {
 	simTime, liveTime time.Duration
 	sim, live         *race.Outcome
 	// normSim and normLive are the outcomes as compared (Normalize).
-	normSim, normLive map[string]interface{}
+	normSim, normLive map[string]any
 }
 
 // compare runs a race in the simulator and live, with the scenario's own
@@ -287,8 +287,8 @@ func (d *differ) compare(sc *scenario.Scenario) *result {
 			r.requests++
 		}
 	}
-	r.normSim = tokenizeCauses(scrubRunLabel(Normalize(simOut)).(map[string]interface{}), simOut)
-	r.normLive = tokenizeCauses(scrubRunLabel(Normalize(res.Outcome)).(map[string]interface{}), res.Outcome)
+	r.normSim = tokenizeCauses(scrubRunLabel(Normalize(simOut)).(map[string]any), simOut)
+	r.normLive = tokenizeCauses(scrubRunLabel(Normalize(res.Outcome)).(map[string]any), res.Outcome)
 	if len(sc.Objects) > 0 && res.Session != nil {
 		r.normLive = inNamespace(r.normLive, res.Session.Namespace, sc.Objects[0].GetNamespace())
 	}
@@ -404,18 +404,18 @@ func (d *differ) shrinkAndSave(t *testing.T, seed uint64, sc *scenario.Scenario,
 // scrubRunLabel removes the live run's label, and replaces the
 // timestamps, wherever a normalised outcome still shows them: in the
 // managedFields a lost-field report quotes (Normalize cleans the objects).
-func scrubRunLabel(v interface{}) interface{} {
+func scrubRunLabel(v any) any {
 	return normTimes(scrubLabel(v))
 }
 
-func scrubLabel(v interface{}) interface{} {
+func scrubLabel(v any) any {
 	switch x := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		delete(x, "f:"+live.RunLabel)
 		for k, e := range x {
 			x[k] = scrubLabel(e)
 		}
-	case []interface{}:
+	case []any:
 		for i, e := range x {
 			x[i] = scrubLabel(e)
 		}
@@ -427,7 +427,7 @@ func scrubLabel(v interface{}) interface{} {
 // a message names it ("failed to create typed patch object
 // (conflictlab-gen-5006-facb75/web; …)"): a live run works in a fresh
 // namespace of its own.
-func inNamespace(m map[string]interface{}, liveNS, ns string) map[string]interface{} {
+func inNamespace(m map[string]any, liveNS, ns string) map[string]any {
 	if liveNS == "" || liveNS == ns {
 		return m
 	}
@@ -435,7 +435,7 @@ func inNamespace(m map[string]interface{}, liveNS, ns string) map[string]interfa
 	q, _ := json.Marshal(liveNS)
 	r, _ := json.Marshal(ns)
 	b = bytes.ReplaceAll(b, q[1:len(q)-1], r[1:len(r)-1])
-	var out map[string]interface{}
+	var out map[string]any
 	if json.Unmarshal(b, &out) != nil {
 		return m
 	}
@@ -449,14 +449,14 @@ func inNamespace(m map[string]interface{}, liveNS, ns string) map[string]interfa
 // meets the managers in a Go map (structured-merge-diff's
 // ConflictsFromManagers), which differs from run to run, while the
 // message sorts them by manager.
-func tokenizeCauses(m map[string]interface{}, o *race.Outcome) map[string]interface{} {
+func tokenizeCauses(m map[string]any, o *race.Outcome) map[string]any {
 	t := tokens(o)
 	for _, s := range list(m["steps"]) {
-		sm, _ := s.(map[string]interface{})
+		sm, _ := s.(map[string]any)
 		causes := list(sm["causes"])
 		conflict := len(causes) > 0
 		for _, c := range causes {
-			if cm, ok := c.(map[string]interface{}); ok {
+			if cm, ok := c.(map[string]any); ok {
 				if msg, ok := cm["message"].(string); ok {
 					cm["message"] = t.text(msg)
 				}
@@ -510,8 +510,8 @@ func TestDifferentialComparisonRules(t *testing.T) {
 		return &race.Outcome{Steps: []race.Step{{Kind: "request", Code: 409, Reason: reason, Causes: causes,
 			Message: "failed to create typed patch object (conflictlab-gen-7-abc123/web; apps/v1, Kind=Deployment)"}}}
 	}
-	norm := func(o *race.Outcome, liveNS string) map[string]interface{} {
-		return inNamespace(tokenizeCauses(scrubRunLabel(Normalize(o)).(map[string]interface{}), o), liveNS, "default")
+	norm := func(o *race.Outcome, liveNS string) map[string]any {
+		return inNamespace(tokenizeCauses(scrubRunLabel(Normalize(o)).(map[string]any), o), liveNS, "default")
 	}
 	a := race.Cause{Type: "FieldManagerConflict", Field: ".data.a", Message: `conflict with "setup" using v1`}
 	b := race.Cause{Type: "FieldManagerConflict", Field: ".data.b", Message: `conflict with "c" using v1`}

@@ -92,14 +92,14 @@ func labelledCreates(ctrls []scenario.Controller) []scenario.Controller {
 
 // withoutRunLabel drops the run's label from a version's changes: its
 // value is the run's id.
-func withoutRunLabel(changes interface{}) interface{} {
-	l, ok := changes.([]interface{})
+func withoutRunLabel(changes any) any {
+	l, ok := changes.([]any)
 	if !ok {
 		return changes
 	}
 	out := l[:0:0]
 	for _, c := range l {
-		if cm, ok := c.(map[string]interface{}); ok && cm["path"] == `metadata.labels["`+live.RunLabel+`"]` {
+		if cm, ok := c.(map[string]any); ok && cm["path"] == `metadata.labels["`+live.RunLabel+`"]` {
 			continue
 		}
 		out = append(out, c)

@@ -128,28 +128,28 @@ func (t *rvTokens) text(s string) string {
 // timestamps dropped, managedFields reduced to a set of owners
 // (manager/operation/subresource) with the fields each owns, the live run's label removed. Request bodies are
 // left out: they are built from what was read, which is compared.
-func Normalize(o *race.Outcome) map[string]interface{} {
+func Normalize(o *race.Outcome) map[string]any {
 	t := tokens(o)
-	var m map[string]interface{}
+	var m map[string]any
 	report.Word(o) // the reasons are compared in words
 	b, _ := json.Marshal(o)
 	b = normalizeIdentities(b) // identity.go
 	_ = json.Unmarshal(b, &m)
 
-	if f, ok := m["final"].(map[string]interface{}); ok {
+	if f, ok := m["final"].(map[string]any); ok {
 		normObject(f, t)
 	}
 	for _, v := range list(m["versions"]) {
-		vm := v.(map[string]interface{})
+		vm := v.(map[string]any)
 		vm["rv"] = t.of(str(vm["rv"]))
-		if obj, ok := vm["object"].(map[string]interface{}); ok {
+		if obj, ok := vm["object"].(map[string]any); ok {
 			normObject(obj, t)
 		}
 		vm["changes"] = withoutRunLabel(vm["changes"]) // identity.go
 		normTimes(vm["changes"])
 	}
 	for _, s := range list(m["steps"]) {
-		sm := s.(map[string]interface{})
+		sm := s.(map[string]any)
 		delete(sm, "body")
 		for _, k := range []string{"sentRV", "heldRV", "rv"} {
 			if v, ok := sm[k]; ok {
@@ -157,7 +157,7 @@ func Normalize(o *race.Outcome) map[string]interface{} {
 			}
 		}
 		sm["serverRV"] = t.of(num(sm["serverRV"]))
-		if c, ok := sm["cacheRVs"].(map[string]interface{}); ok {
+		if c, ok := sm["cacheRVs"].(map[string]any); ok {
 			for k, v := range c {
 				c[k] = t.of(num(v))
 			}
@@ -172,7 +172,7 @@ func Normalize(o *race.Outcome) map[string]interface{} {
 		}
 	}
 	for _, c := range list(m["controllers"]) {
-		cm := c.(map[string]interface{})
+		cm := c.(map[string]any)
 		cm["cacheRV"] = t.of(num(cm["cacheRV"]))
 		if e, ok := cm["lastError"].(string); ok {
 			cm["lastError"] = t.text(e)
@@ -180,13 +180,13 @@ func Normalize(o *race.Outcome) map[string]interface{} {
 	}
 	for _, key := range []string{"lost", "overwritten"} {
 		for _, l := range list(m[key]) {
-			lm := l.(map[string]interface{})
+			lm := l.(map[string]any)
 			lm["erasedRV"] = t.of(str(lm["erasedRV"]))
 			lm["reason"] = t.text(str(lm["reason"]))
 		}
 	}
 	for _, d := range list(m["stale"]) {
-		dm := d.(map[string]interface{})
+		dm := d.(map[string]any)
 		for _, k := range []string{"readRV", "changedRV"} {
 			dm[k] = t.of(str(dm[k]))
 		}
@@ -194,17 +194,17 @@ func Normalize(o *race.Outcome) map[string]interface{} {
 	return m
 }
 
-func list(v interface{}) []interface{} {
-	l, _ := v.([]interface{})
+func list(v any) []any {
+	l, _ := v.([]any)
 	return l
 }
 
-func str(v interface{}) string {
+func str(v any) string {
 	s, _ := v.(string)
 	return s
 }
 
-func num(v interface{}) string {
+func num(v any) string {
 	switch x := v.(type) {
 	case float64:
 		return strconv.FormatInt(int64(x), 10)
@@ -215,8 +215,8 @@ func num(v interface{}) string {
 }
 
 // normObject strips a stored object of the server's bookkeeping.
-func normObject(obj map[string]interface{}, t *rvTokens) {
-	meta, _ := obj["metadata"].(map[string]interface{})
+func normObject(obj map[string]any, t *rvTokens) {
+	meta, _ := obj["metadata"].(map[string]any)
 	if meta == nil {
 		return
 	}
@@ -225,13 +225,13 @@ func normObject(obj map[string]interface{}, t *rvTokens) {
 	if rv, ok := meta["resourceVersion"]; ok {
 		meta["resourceVersion"] = t.of(str(rv))
 	}
-	if labels, ok := meta["labels"].(map[string]interface{}); ok {
+	if labels, ok := meta["labels"].(map[string]any); ok {
 		delete(labels, live.RunLabel)
 		if len(labels) == 0 {
 			delete(meta, "labels")
 		}
 	}
-	if mf, ok := meta["managedFields"].([]interface{}); ok {
+	if mf, ok := meta["managedFields"].([]any); ok {
 		// The server sorts the entries by operation, then time (to the
 		// second), then manager: with timestamps that differ between two
 		// clocks, the order does too. Entries are compared as a set: each
@@ -241,7 +241,7 @@ func normObject(obj map[string]interface{}, t *rvTokens) {
 		// sorted, so equal sets give equal text).
 		var owners []string
 		for _, e := range mf {
-			em, _ := e.(map[string]interface{})
+			em, _ := e.(map[string]any)
 			owners = append(owners, managedEntry(em))
 		}
 		sort.Strings(owners)
@@ -253,7 +253,7 @@ func normObject(obj map[string]interface{}, t *rvTokens) {
 // managedEntry is one managedFields entry as compared: "manager/operation",
 // then "/subresource" if any, " (no time)" when it carries none, and its
 // field set.
-func managedEntry(em map[string]interface{}) string {
+func managedEntry(em map[string]any) string {
 	owner := fmt.Sprintf("%v/%v", em["manager"], em["operation"])
 	if sub, ok := em["subresource"].(string); ok && sub != "" {
 		owner += "/" + sub
@@ -267,13 +267,13 @@ func managedEntry(em map[string]interface{}) string {
 
 // normTimes replaces every timestamp (deletionTimestamp, a condition's
 // lastTransitionTime) with "<time>": the two servers' clocks differ.
-func normTimes(v interface{}) interface{} {
+func normTimes(v any) any {
 	switch x := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		for k, e := range x {
 			x[k] = normTimes(e)
 		}
-	case []interface{}:
+	case []any:
 		for i, e := range x {
 			x[i] = normTimes(e)
 		}
@@ -287,14 +287,14 @@ func normTimes(v interface{}) interface{} {
 
 // Diff lists the paths where two normalised outcomes differ, with both
 // values.
-func Diff(sim, live interface{}) []string {
+func Diff(sim, live any) []string {
 	var out []string
 	diff("", sim, live, &out)
 	return out
 }
 
 // present is a value as Diff shows it, "(absent)" for a key not there.
-func present(v interface{}, ok bool) string {
+func present(v any, ok bool) string {
 	if !ok {
 		return "(absent)"
 	}
@@ -302,9 +302,9 @@ func present(v interface{}, ok bool) string {
 	return string(j)
 }
 
-func diff(path string, a, b interface{}, out *[]string) {
-	am, aok := a.(map[string]interface{})
-	bm, bok := b.(map[string]interface{})
+func diff(path string, a, b any, out *[]string) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
 	if aok && bok {
 		keys := map[string]bool{}
 		for k := range am {
@@ -332,8 +332,8 @@ func diff(path string, a, b interface{}, out *[]string) {
 		}
 		return
 	}
-	al, aok := a.([]interface{})
-	bl, bok := b.([]interface{})
+	al, aok := a.([]any)
+	bl, bok := b.([]any)
 	if aok && bok && len(al) == len(bl) {
 		for i := range al {
 			diff(fmt.Sprintf("%s[%d]", path, i), al[i], bl[i], out)

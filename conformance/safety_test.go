@@ -308,8 +308,8 @@ func TestSafetyOnARealCluster(t *testing.T) {
 	for _, ns := range []string{team, other} {
 		mustCreate(t, a.dyn.Resource(nsGVR), obj("v1", "Namespace", "", ns, nil))
 	}
-	mustCreate(t, a.dyn.Resource(cmGVR).Namespace(team), obj("v1", "ConfigMap", team, "victim", map[string]interface{}{"data": map[string]interface{}{"keep": "me"}}))
-	mustCreate(t, a.dyn.Resource(cmGVR).Namespace(other), obj("v1", "ConfigMap", other, "cm1", map[string]interface{}{"data": map[string]interface{}{"theirs": "yes"}}))
+	mustCreate(t, a.dyn.Resource(cmGVR).Namespace(team), obj("v1", "ConfigMap", team, "victim", map[string]any{"data": map[string]any{"keep": "me"}}))
+	mustCreate(t, a.dyn.Resource(cmGVR).Namespace(other), obj("v1", "ConfigMap", other, "cm1", map[string]any{"data": map[string]any{"theirs": "yes"}}))
 
 	phase := func(name string, body func(t *testing.T)) {
 		t.Run(name, func(t *testing.T) {
@@ -348,8 +348,8 @@ func TestSafetyOnARealCluster(t *testing.T) {
 	phase("creates and deletes touch only the run's objects", func(t *testing.T) {
 		// The team has a child-… of its own: a run creating child-… names
 		// must neither touch it nor take it for one of its children.
-		mustCreate(t, a.dyn.Resource(cmGVR).Namespace(team), obj("v1", "ConfigMap", team, "child-theirs", map[string]interface{}{
-			"metadata": map[string]interface{}{"labels": map[string]interface{}{"app": "web"}}}))
+		mustCreate(t, a.dyn.Resource(cmGVR).Namespace(team), obj("v1", "ConfigMap", team, "child-theirs", map[string]any{
+			"metadata": map[string]any{"labels": map[string]any{"app": "web"}}}))
 		defer func() { _ = a.dyn.Resource(cmGVR).Namespace(team).Delete(ctx, "child-theirs", metav1.DeleteOptions{}) }()
 		sc, err := scenario.Parse("lifecycle.yaml", []byte(lifecycleRace))
 		if err != nil {
@@ -478,7 +478,7 @@ func TestSafetyOnARealCluster(t *testing.T) {
 		t.Fatalf("installing the team's CRD: %q %v", crdUID, err)
 	}
 	wGVR := schema.GroupVersionResource{Group: "oracle.example.com", Version: "v1", Resource: "widgets"}
-	mustCreate(t, a.dyn.Resource(wGVR).Namespace(other), obj("oracle.example.com/v1", "Widget", other, "theirs", map[string]interface{}{"spec": map[string]interface{}{"size": int64(3)}}))
+	mustCreate(t, a.dyn.Resource(wGVR).Namespace(other), obj("oracle.example.com/v1", "Widget", other, "theirs", map[string]any{"spec": map[string]any{"size": int64(3)}}))
 	crdGVR := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
 	crd, err := a.dyn.Resource(crdGVR).Get(ctx, live.WidgetCRDName, metav1.GetOptions{})
 	if err != nil {
@@ -520,8 +520,8 @@ func TestSafetyOnARealCluster(t *testing.T) {
 	}
 }
 
-func obj(apiVersion, kind, ns, name string, rest map[string]interface{}) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": apiVersion, "kind": kind}}
+func obj(apiVersion, kind, ns, name string, rest map[string]any) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": apiVersion, "kind": kind}}
 	for k, v := range rest {
 		u.Object[k] = v
 	}

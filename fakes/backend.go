@@ -257,7 +257,7 @@ func errResponse(err error) api.Response {
 }
 
 func decodeBody(req api.Request) (*unstructured.Unstructured, error) {
-	var m map[string]interface{}
+	var m map[string]any
 	if err := utiljson.Unmarshal(req.Body, &m); err != nil {
 		return nil, fmt.Errorf("request body: %v", err)
 	}
@@ -272,7 +272,7 @@ func decodeBody(req api.Request) (*unstructured.Unstructured, error) {
 // have decoded, with apiVersion and kind (typed objects from a tracker do
 // not always carry them; the race needs the kind to know the object).
 func toUnstructured(kind api.Kind, obj runtime.Object) (*unstructured.Unstructured, error) {
-	var m map[string]interface{}
+	var m map[string]any
 	if u, ok := obj.(*unstructured.Unstructured); ok {
 		m = u.DeepCopy().Object
 	} else {

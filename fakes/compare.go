@@ -184,8 +184,8 @@ func finalDiff(ref, got *race.Outcome) []FieldDiff {
 	return out
 }
 
-func comparable(o *race.Outcome) map[string]interface{} {
-	out := map[string]interface{}{}
+func comparable(o *race.Outcome) map[string]any {
+	out := map[string]any{}
 	if o.Final == nil {
 		return out
 	}
@@ -194,8 +194,8 @@ func comparable(o *race.Outcome) map[string]interface{} {
 			out[k] = v
 		}
 	}
-	if md, ok := o.Final["metadata"].(map[string]interface{}); ok {
-		keep := map[string]interface{}{}
+	if md, ok := o.Final["metadata"].(map[string]any); ok {
+		keep := map[string]any{}
 		for _, k := range comparedMetadata {
 			if v, ok := md[k]; ok {
 				keep[k] = v
@@ -206,18 +206,18 @@ func comparable(o *race.Outcome) map[string]interface{} {
 		}
 	}
 	if o.Deleted {
-		out = map[string]interface{}{"(deleted)": true}
+		out = map[string]any{"(deleted)": true}
 	}
 	return out
 }
 
 // leaves flattens an object into path → JSON value; lists stay whole (a
 // list's order and content are what differs).
-func leaves(m map[string]interface{}) map[string]string {
+func leaves(m map[string]any) map[string]string {
 	out := map[string]string{}
-	var walk func(prefix string, v interface{})
-	walk = func(prefix string, v interface{}) {
-		if mm, ok := v.(map[string]interface{}); ok && len(mm) > 0 {
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		if mm, ok := v.(map[string]any); ok && len(mm) > 0 {
 			for k, x := range mm {
 				p := k
 				if prefix != "" {
@@ -323,7 +323,7 @@ func refCell(col []race.Step, row int) string {
 }
 
 func finalRV(o *race.Outcome) string {
-	if md, ok := o.Final["metadata"].(map[string]interface{}); ok {
+	if md, ok := o.Final["metadata"].(map[string]any); ok {
 		if rv, ok := md["resourceVersion"].(string); ok {
 			return rv
 		}

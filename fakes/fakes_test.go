@@ -44,7 +44,7 @@ func requests(o *race.Outcome) []string {
 }
 
 func finalData(o *race.Outcome, key string) (string, bool) {
-	data, _ := o.Final["data"].(map[string]interface{})
+	data, _ := o.Final["data"].(map[string]any)
 	v, ok := data[key].(string)
 	return v, ok
 }
@@ -225,10 +225,10 @@ func TestWatchEventsAreDrainedInOrder(t *testing.T) {
 	}
 }
 
-func unstructuredString(m map[string]interface{}, path ...string) (string, bool, error) {
-	var cur interface{} = m
+func unstructuredString(m map[string]any, path ...string) (string, bool, error) {
+	var cur any = m
 	for _, p := range path {
-		mm, ok := cur.(map[string]interface{})
+		mm, ok := cur.(map[string]any)
 		if !ok {
 			return "", false, nil
 		}

@@ -179,9 +179,9 @@ type CodeClaim struct {
 
 // FinalClaim: the value at Path in the final object (Absent: not there).
 type FinalClaim struct {
-	Path   string      `yaml:"path"`
-	Equals interface{} `yaml:"equals,omitempty"`
-	Absent bool        `yaml:"absent,omitempty"`
+	Path   string `yaml:"path"`
+	Equals any    `yaml:"equals,omitempty"`
+	Absent bool   `yaml:"absent,omitempty"`
 }
 
 // CountClaim compares a counter.

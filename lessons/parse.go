@@ -236,7 +236,7 @@ func (p *Pack) link() []error {
 // DecodeStrict decodes a mapping node into a struct, rejecting keys the
 // struct does not have (with the key's own line) — yaml.v3's KnownFields
 // works only on whole documents.
-func DecodeStrict(n *yaml.Node, v interface{}) error {
+func DecodeStrict(n *yaml.Node, v any) error {
 	if n.Kind != yaml.MappingNode {
 		return &LineError{Line: n.Line, Msg: "want a mapping (key: value)"}
 	}

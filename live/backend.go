@@ -467,7 +467,7 @@ func (b *Backend) refuse(req api.Request, gvr schema.GroupVersionResource, err e
 // apiVersion, namespace, name — names exactly the request's target, as the
 // scenario wrote it. Absent fields are fine (the server fills them in from
 // the URL).
-func (b *Backend) checkIdentity(req api.Request, m map[string]interface{}) error {
+func (b *Backend) checkIdentity(req api.Request, m map[string]any) error {
 	info, _ := api.Lookup(req.Ref.Kind)
 	if k, ok := m["kind"]; ok && k != string(req.Ref.Kind) {
 		return fmt.Errorf("the body's kind is %v, not %s", k, req.Ref.Kind)
@@ -482,7 +482,7 @@ func (b *Backend) checkIdentity(req api.Request, m map[string]interface{}) error
 		}
 		return nil
 	}
-	md, ok := meta.(map[string]interface{})
+	md, ok := meta.(map[string]any)
 	if !ok {
 		return fmt.Errorf("the body's metadata is not an object")
 	}
@@ -503,7 +503,7 @@ func (b *Backend) checkIdentity(req api.Request, m map[string]interface{}) error
 	return nil
 }
 
-func printable(v interface{}) string {
+func printable(v any) string {
 	if v == nil {
 		return "null"
 	}
@@ -514,7 +514,7 @@ func printable(v interface{}) string {
 // it in the run's namespace and labels it (so a PUT from a copy that lost
 // the label keeps it).
 func (b *Backend) outgoing(req api.Request) (*unstructured.Unstructured, error) {
-	var m map[string]interface{}
+	var m map[string]any
 	if err := utiljson.Unmarshal(req.Body, &m); err != nil {
 		return nil, fmt.Errorf("request body: %v", err)
 	}
@@ -543,14 +543,14 @@ func (b *Backend) patchBody(req api.Request) ([]byte, error) {
 		}
 		return req.Body, nil
 	}
-	var m map[string]interface{}
+	var m map[string]any
 	if err := sigsyaml.Unmarshal(req.Body, &m); err != nil {
 		return req.Body, nil // malformed: the server answers it, harmlessly
 	}
 	if err := b.checkIdentity(req, m); err != nil {
 		return nil, err
 	}
-	meta, _ := m["metadata"].(map[string]interface{})
+	meta, _ := m["metadata"].(map[string]any)
 	if _, ok := meta["namespace"]; !ok {
 		return req.Body, nil
 	}

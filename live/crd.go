@@ -23,23 +23,23 @@ const WidgetCRDName = "widgets." + api.WidgetGroup
 // with the listed fields (anything else is pruned), a status subresource.
 // Lists carry no list-type marker, so they are atomic, as in the simulator.
 func WidgetCRD(runID string) *unstructured.Unstructured {
-	prop := func(t string) map[string]interface{} {
+	prop := func(t string) map[string]any {
 		if t == "array" {
-			return map[string]interface{}{"type": "array",
-				"items": map[string]interface{}{"x-kubernetes-preserve-unknown-fields": true}}
+			return map[string]any{"type": "array",
+				"items": map[string]any{"x-kubernetes-preserve-unknown-fields": true}}
 		}
-		return map[string]interface{}{"type": t}
+		return map[string]any{"type": t}
 	}
-	obj := func(fields map[string]string) map[string]interface{} {
-		props := map[string]interface{}{}
+	obj := func(fields map[string]string) map[string]any {
+		props := map[string]any{}
 		for f, t := range fields {
 			props[f] = prop(t)
 		}
-		return map[string]interface{}{"type": "object", "properties": props}
+		return map[string]any{"type": "object", "properties": props}
 	}
-	schema := map[string]interface{}{
+	schema := map[string]any{
 		"type": "object",
-		"properties": map[string]interface{}{
+		"properties": map[string]any{
 			"spec": obj(map[string]string{
 				"size": "integer", "color": "string", "replicas": "integer", "paused": "boolean",
 				"items": "array", "owner": "string",
@@ -50,23 +50,23 @@ func WidgetCRD(runID string) *unstructured.Unstructured {
 			}),
 		},
 	}
-	return &unstructured.Unstructured{Object: map[string]interface{}{
+	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "apiextensions.k8s.io/v1",
 		"kind":       "CustomResourceDefinition",
-		"metadata": map[string]interface{}{
+		"metadata": map[string]any{
 			"name":   WidgetCRDName,
-			"labels": map[string]interface{}{RunLabel: runID},
+			"labels": map[string]any{RunLabel: runID},
 		},
-		"spec": map[string]interface{}{
+		"spec": map[string]any{
 			"group": api.WidgetGroup,
 			"scope": "Namespaced",
-			"names": map[string]interface{}{
+			"names": map[string]any{
 				"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList",
 			},
-			"versions": []interface{}{map[string]interface{}{
+			"versions": []any{map[string]any{
 				"name": "v1", "served": true, "storage": true,
-				"schema":       map[string]interface{}{"openAPIV3Schema": schema},
-				"subresources": map[string]interface{}{"status": map[string]interface{}{}},
+				"schema":       map[string]any{"openAPIV3Schema": schema},
+				"subresources": map[string]any{"status": map[string]any{}},
 			}},
 		},
 	}}
@@ -240,7 +240,7 @@ func (c *Cluster) removeCRD(ctx context.Context, f Footprint) error {
 func established(crd *unstructured.Unstructured) bool {
 	conds, _, _ := unstructured.NestedSlice(crd.Object, "status", "conditions")
 	for _, c := range conds {
-		m, _ := c.(map[string]interface{})
+		m, _ := c.(map[string]any)
 		if m["type"] == "Established" && m["status"] == "True" {
 			return true
 		}

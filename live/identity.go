@@ -33,7 +33,7 @@ func checkJSONPatchIdentity(body []byte) error {
 		return nil // not a list: the server refuses it whole (400), harmlessly
 	}
 	for _, raw := range items {
-		var op map[string]interface{}
+		var op map[string]any
 		if json.Unmarshal(raw, &op) != nil {
 			continue
 		}

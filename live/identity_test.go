@@ -20,9 +20,9 @@ func TestStatusWritesAndHandWrittenBodiesAreChecked(t *testing.T) {
 	build := func(p controller.Program) api.Request {
 		t.Helper()
 		p.Name, p.Target = "a", w1
-		read := &unstructured.Unstructured{Object: map[string]interface{}{
+		read := &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "oracle.example.com/v1", "kind": "Widget",
-			"metadata": map[string]interface{}{"name": "w1", "namespace": "default", "resourceVersion": "101"},
+			"metadata": map[string]any{"name": "w1", "namespace": "default", "resourceVersion": "101"},
 		}}
 		req, err := controller.BuildWrite(p, read, read)
 		if err != nil {
@@ -37,14 +37,14 @@ func TestStatusWritesAndHandWrittenBodiesAreChecked(t *testing.T) {
 	}{
 		{"a merge patch to /status naming another object",
 			build(controller.Program{Write: controller.MergePatch, Subresource: "status",
-				Body: map[string]interface{}{"metadata": map[string]interface{}{"name": "victim"}}}), `names Widget "victim"`},
+				Body: map[string]any{"metadata": map[string]any{"name": "victim"}}}), `names Widget "victim"`},
 		{"an apply to /status moving the object to another namespace",
 			build(controller.Program{Write: controller.ServerSideApply, Subresource: "status",
-				Body: map[string]interface{}{"apiVersion": "oracle.example.com/v1", "kind": "Widget",
-					"metadata": map[string]interface{}{"name": "w1", "namespace": "kube-system"}}}), `namespace "kube-system"`},
+				Body: map[string]any{"apiVersion": "oracle.example.com/v1", "kind": "Widget",
+					"metadata": map[string]any{"name": "w1", "namespace": "kube-system"}}}), `namespace "kube-system"`},
 		{"a JSON patch to /status renaming its object",
 			build(controller.Program{Write: controller.JSONPatch, Subresource: "status",
-				Body: []interface{}{map[string]interface{}{"op": "replace", "path": "/metadata/name", "value": "victim"}}}), `touches the object's identity`},
+				Body: []any{map[string]any{"op": "replace", "path": "/metadata/name", "value": "victim"}}}), `touches the object's identity`},
 		{"a JSON patch whose renaming op follows an item that is not an operation",
 			api.Request{Verb: api.Patch, Ref: w1, PatchType: api.JSONPatch,
 				Body: []byte(`[5,{"op":"replace","path":"/metadata/name","value":"victim"}]`)}, `touches the object's identity`},
@@ -81,18 +81,18 @@ func TestStatusWritesAndHandWrittenBodiesAreChecked(t *testing.T) {
 	// What only reads the identity, and the strategic merge directives, go
 	// out byte for byte.
 	for _, req := range []api.Request{
-		build(controller.Program{Write: controller.JSONPatch, Subresource: "status", Body: []interface{}{
-			map[string]interface{}{"op": "test", "path": "/metadata/uid", "value": "00000000-0000-4000-8000-000000000001"},
-			map[string]interface{}{"op": "copy", "from": "/metadata/name", "path": "/status/message"},
+		build(controller.Program{Write: controller.JSONPatch, Subresource: "status", Body: []any{
+			map[string]any{"op": "test", "path": "/metadata/uid", "value": "00000000-0000-4000-8000-000000000001"},
+			map[string]any{"op": "copy", "from": "/metadata/name", "path": "/status/message"},
 		}}),
-		build(controller.Program{Write: controller.StrategicPatch, Body: map[string]interface{}{
-			"metadata": map[string]interface{}{
-				"$deleteFromPrimitiveList/finalizers": []interface{}{"x.io/a"},
-				"$setElementOrder/finalizers":         []interface{}{"x.io/b"},
-				"finalizers":                          []interface{}{"x.io/b"},
+		build(controller.Program{Write: controller.StrategicPatch, Body: map[string]any{
+			"metadata": map[string]any{
+				"$deleteFromPrimitiveList/finalizers": []any{"x.io/a"},
+				"$setElementOrder/finalizers":         []any{"x.io/b"},
+				"finalizers":                          []any{"x.io/b"},
 			}}}),
 		build(controller.Program{Write: controller.MergePatch, Subresource: "status",
-			Body: map[string]interface{}{"status": map[string]interface{}{"phase": nil}}}),
+			Body: map[string]any{"status": map[string]any{"phase": nil}}}),
 	} {
 		got, err := b.patchBody(req)
 		if err != nil || string(got) != string(req.Body) {

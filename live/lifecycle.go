@@ -65,7 +65,7 @@ func (b *Backend) declared(k api.Kind, prefix string) bool {
 
 // checkGenerated: a create the server is to name sends no name and one
 // of the scenario's generateName prefixes.
-func (b *Backend) checkGenerated(req api.Request, md map[string]interface{}) error {
+func (b *Backend) checkGenerated(req api.Request, md map[string]any) error {
 	if n, ok := md["name"]; ok {
 		return fmt.Errorf("the body names %s %v, but the request names none", req.Ref.Kind, printable(n))
 	}

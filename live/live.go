@@ -321,9 +321,9 @@ func (c *Cluster) Prepare(ctx context.Context, sc *scenario.Scenario) (s *Sessio
 	}
 	if c.opts.Namespace == "" {
 		name := "conflictlab-" + dnsLabel(sc.Name, 40) + "-" + s.ID
-		ns := &unstructured.Unstructured{Object: map[string]interface{}{
+		ns := &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "v1", "kind": "Namespace",
-			"metadata": map[string]interface{}{"name": name, "labels": map[string]interface{}{RunLabel: s.ID}},
+			"metadata": map[string]any{"name": name, "labels": map[string]any{RunLabel: s.ID}},
 		}}
 		rctx, cancel := c.ctx(ctx)
 		defer cancel()

@@ -320,7 +320,7 @@ func parseQuestion(file string, n *yaml.Node) (*Question, error) {
 		Topic: fq.Topic, Difficulty: fq.Difficulty, Repeats: fq.Repeats, Text: strings.TrimSpace(fq.Text),
 		Snippet: fq.Snippet, Scenario: fq.Scenario, Schedule: fq.Schedule, Apply: fq.Apply,
 		Explanation: strings.TrimSpace(fq.Explanation), File: file, Line: n.Line}
-	fail := func(line int, format string, args ...interface{}) error {
+	fail := func(line int, format string, args ...any) error {
 		return &Error{File: file, Line: line, Field: q.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	var errs []error
@@ -413,7 +413,7 @@ func parseOption(file string, q *Question, n *yaml.Node) (Option, error) {
 		return Option{}, placed(file, n, q.ID, err)
 	}
 	o := Option{Text: strings.TrimSpace(fo.Text), Correct: fo.Correct, Line: n.Line}
-	fail := func(format string, args ...interface{}) error {
+	fail := func(format string, args ...any) error {
 		return &Error{File: file, Line: n.Line, Field: q.ID, Msg: fmt.Sprintf(format, args...)}
 	}
 	if o.Text == "" {

@@ -28,7 +28,7 @@ func Verify(b *Bank, p *lessons.Pack) error {
 
 func verifyQuestion(q *Question, races *racecache.Races) []error {
 	var errs []error
-	fail := func(line int, format string, args ...interface{}) {
+	fail := func(line int, format string, args ...any) {
 		errs = append(errs, &Error{File: q.File, Line: line, Field: q.ID, Msg: fmt.Sprintf(format, args...)})
 	}
 	p := races.Pack()

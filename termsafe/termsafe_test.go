@@ -129,20 +129,20 @@ func TestStyledKeepsStyleEscapesTheRest(t *testing.T) {
 type shown struct {
 	Name   string
 	Tags   []string
-	Values map[string]interface{}
+	Values map[string]any
 	Body   json.RawMessage
 	Next   *shown
-	Any    interface{}
+	Any    any
 	hidden string
 }
 
 func TestDeep(t *testing.T) {
-	clean := &shown{Name: "a", Values: map[string]interface{}{"k": []interface{}{"v", 1.0}}}
+	clean := &shown{Name: "a", Values: map[string]any{"k": []any{"v", 1.0}}}
 	if Deep(clean) != clean {
 		t.Error("a clean value was copied")
 	}
 	in := &shown{Name: "n" + hostile, Tags: []string{"ok", "t\x1b[2J"},
-		Values: map[string]interface{}{"k\u009b": []interface{}{"v\x07", 1.0, map[string]interface{}{"x": "\x7f"}}},
+		Values: map[string]any{"k\u009b": []any{"v\x07", 1.0, map[string]any{"x": "\x7f"}}},
 		Body:   json.RawMessage(`{"a":"` + "\u009b" + `"}`), Any: "\x1b]0;t\x07", hidden: "\x1b"}
 	in.Next = in
 	out := Deep(in)
@@ -152,8 +152,8 @@ func TestDeep(t *testing.T) {
 	if out.Next != out {
 		t.Error("a cycle was not kept as a cycle")
 	}
-	vals := out.Values["k"+Escape("\u009b")].([]interface{})
-	for _, got := range []string{out.Name, out.Tags[1], vals[0].(string), vals[2].(map[string]interface{})["x"].(string),
+	vals := out.Values["k"+Escape("\u009b")].([]any)
+	for _, got := range []string{out.Name, out.Tags[1], vals[0].(string), vals[2].(map[string]any)["x"].(string),
 		string(out.Body), out.Any.(string)} {
 		if r, bad := unsafe(got); bad {
 			t.Errorf("Deep left %U in %q", r, got)

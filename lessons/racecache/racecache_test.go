@@ -39,7 +39,7 @@ func TestRacesPlaysEachRaceOnce(t *testing.T) {
 		t.Fatal("a race is cached before it was played")
 	}
 	const n = 8
-	outs := make(chan interface{}, n)
+	outs := make(chan any, n)
 	var wg sync.WaitGroup
 	for range n {
 		wg.Add(1)

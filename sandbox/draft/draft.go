@@ -42,30 +42,30 @@ var KindExplain = map[api.Kind]string{
 }
 
 // startObject is each kind's starting content.
-func startObject(k api.Kind) map[string]interface{} {
-	meta := func(name string) map[string]interface{} {
-		return map[string]interface{}{"name": name, "namespace": scenario.DefaultNamespace}
+func startObject(k api.Kind) map[string]any {
+	meta := func(name string) map[string]any {
+		return map[string]any{"name": name, "namespace": scenario.DefaultNamespace}
 	}
 	switch k {
 	case api.Deployment:
-		labels := map[string]interface{}{"app": "web"}
-		return map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta("web"),
-			"spec": map[string]interface{}{
+		labels := map[string]any{"app": "web"}
+		return map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta("web"),
+			"spec": map[string]any{
 				"replicas": int64(1),
-				"selector": map[string]interface{}{"matchLabels": labels},
-				"template": map[string]interface{}{
-					"metadata": map[string]interface{}{"labels": map[string]interface{}{"app": "web"}},
-					"spec": map[string]interface{}{"containers": []interface{}{
-						map[string]interface{}{"name": "app", "image": "nginx:1.27"}}},
+				"selector": map[string]any{"matchLabels": labels},
+				"template": map[string]any{
+					"metadata": map[string]any{"labels": map[string]any{"app": "web"}},
+					"spec": map[string]any{"containers": []any{
+						map[string]any{"name": "app", "image": "nginx:1.27"}}},
 				},
 			}}
 	case api.Widget:
-		return map[string]interface{}{"apiVersion": api.WidgetGroup + "/v1", "kind": "Widget", "metadata": meta("w1"),
-			"spec":   map[string]interface{}{"size": int64(1), "color": "red"},
-			"status": map[string]interface{}{"phase": "Pending"}}
+		return map[string]any{"apiVersion": api.WidgetGroup + "/v1", "kind": "Widget", "metadata": meta("w1"),
+			"spec":   map[string]any{"size": int64(1), "color": "red"},
+			"status": map[string]any{"phase": "Pending"}}
 	}
-	return map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta("cm1"),
-		"data": map[string]interface{}{"owner": "nobody", "count": "0"}}
+	return map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta("cm1"),
+		"data": map[string]any{"owner": "nobody", "count": "0"}}
 }
 
 // slotProgram is what the i-th controller does by default on a kind: a
@@ -286,7 +286,7 @@ func Check(sc *scenario.Scenario) error {
 }
 
 // jsonEqual compares two JSON-shaped values.
-func jsonEqual(a, b interface{}) bool {
+func jsonEqual(a, b any) bool {
 	x, err1 := json.Marshal(a)
 	y, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(x) == string(y)

@@ -17,7 +17,7 @@ func TestMutationSyntaxRoundTrips(t *testing.T) {
 	for _, c := range []struct {
 		kind      api.Kind
 		in, shown string
-		value     interface{}
+		value     any
 	}{
 		{api.ConfigMap, "set data.owner = a", "set data.owner = a", "a"},
 		{api.ConfigMap, "set data.count = 3", `set data.count = "3"`, "3"}, // ConfigMap data is strings
@@ -95,7 +95,7 @@ func TestCopyReadsItsFrom(t *testing.T) {
 func TestEveryOperationRoundTrips(t *testing.T) {
 	paths := []string{"spec.size", `metadata.annotations["example.com/owner"]`, "status.conditions[0].status",
 		"spec.template.spec.containers[name=app].image"}
-	values := []interface{}{"a", "3", "two words", int64(3), true, map[string]interface{}{"k": "v"}, []interface{}{int64(1), "x"}}
+	values := []any{"a", "3", "two words", int64(3), true, map[string]any{"k": "v"}, []any{int64(1), "x"}}
 	conds := []*controller.Condition{nil, {Path: controller.MustPath("status.phase"), Equals: "Ready"},
 		{Path: controller.MustPath("spec.owner"), Equals: nil}, {Path: controller.MustPath("spec.size"), Equals: int64(2)}}
 	var all []controller.Mutation

@@ -46,12 +46,12 @@ func FormatMutation(mu controller.Mutation) string {
 // formatValue writes a value as YAML reads it back: a plain string bare
 // when that is unambiguous, quoted when YAML would read it as something
 // else ("3", "true", "null") or when it holds the syntax's separators.
-func formatValue(v interface{}) string {
+func formatValue(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
 	case string:
-		var back interface{}
+		var back any
 		if err := yaml.Unmarshal([]byte(x), &back); err == nil && back == x && x == strings.TrimSpace(x) &&
 			!strings.Contains(x, " if ") && !strings.Contains(x, " = ") {
 			return x
@@ -158,7 +158,7 @@ func stringsOnly(kind api.Kind, path string) bool {
 }
 
 // parseValue reads a YAML value; with str, a bare scalar stays text.
-func parseValue(text string, str bool) (interface{}, error) {
+func parseValue(text string, str bool) (any, error) {
 	if text == "" {
 		return nil, fmt.Errorf("a value is missing after =")
 	}
@@ -168,7 +168,7 @@ func parseValue(text string, str bool) (interface{}, error) {
 		}
 		return text, nil
 	}
-	var v interface{}
+	var v any
 	if err := yaml.Unmarshal([]byte(text), &v); err != nil {
 		return nil, fmt.Errorf("value %s: %v", text, err)
 	}
@@ -176,15 +176,15 @@ func parseValue(text string, str bool) (interface{}, error) {
 }
 
 // int64s turns YAML's ints into the int64 unstructured objects hold.
-func int64s(v interface{}) interface{} {
+func int64s(v any) any {
 	switch x := v.(type) {
 	case int:
 		return int64(x)
-	case map[string]interface{}:
+	case map[string]any:
 		for k, e := range x {
 			x[k] = int64s(e)
 		}
-	case []interface{}:
+	case []any:
 		for i, e := range x {
 			x[i] = int64s(e)
 		}

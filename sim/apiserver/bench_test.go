@@ -41,9 +41,9 @@ func BenchmarkWrite(b *testing.B) {
 		for i := 0; i < 8; i++ {
 			data[fmt.Sprintf("key%d", i)] = fmt.Sprintf("value-%d", i)
 		}
-		body, _ := json.Marshal(map[string]interface{}{
+		body, _ := json.Marshal(map[string]any{
 			"apiVersion": "v1", "kind": "ConfigMap",
-			"metadata": map[string]interface{}{"name": "cm1", "namespace": "default", "finalizers": []string{"x.io/a", "x.io/b"}},
+			"metadata": map[string]any{"name": "cm1", "namespace": "default", "finalizers": []string{"x.io/a", "x.io/b"}},
 			"data":     data,
 		})
 		for _, r := range []api.Request{

@@ -316,7 +316,7 @@ func ptr[T any](v T) *T { return &v }
 // defaulting it (nothing changes for a custom resource: the Widget CRD
 // declares no defaults). The race analysis uses it to tell a field the
 // server defaulted from one a write lost; obj is not changed.
-func Defaulted(k api.Kind, obj map[string]interface{}) (map[string]interface{}, error) {
+func Defaulted(k api.Kind, obj map[string]any) (map[string]any, error) {
 	info, ok := api.Lookup(k)
 	if !ok || !info.Builtin {
 		return obj, nil

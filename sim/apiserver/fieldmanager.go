@@ -150,7 +150,7 @@ func (s *Schema) convertersBuilt() map[api.Kind]int {
 // conversion and defaulting are identities.
 type identity struct{}
 
-func (identity) Convert(in, out, context interface{}) error {
+func (identity) Convert(in, out, context any) error {
 	return fmt.Errorf("conversion is not supported")
 }
 func (identity) ConvertToVersion(in runtime.Object, _ runtime.GroupVersioner) (runtime.Object, error) {
@@ -171,7 +171,7 @@ func (creater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
 	if info, ok := api.Lookup(api.Kind(gvk.Kind)); ok && info.GVK() == gvk {
 		return zeroObject(info), nil
 	}
-	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	u := &unstructured.Unstructured{Object: map[string]any{}}
 	u.SetGroupVersionKind(gvk)
 	return u, nil
 }
@@ -190,7 +190,7 @@ func (creater) New(gvk schema.GroupVersionKind) (runtime.Object, error) {
 // RFC 3339 string metav1.Time encodes to: going through
 // Get/SetManagedFields converts every entry to and from its Go type, which
 // was a fifth of the cost of a write.
-type timeMarks map[string]interface{}
+type timeMarks map[string]any
 
 func markManagedTimes(objs ...*unstructured.Unstructured) timeMarks {
 	marks := timeMarks{}
@@ -239,14 +239,14 @@ func (m timeMarks) restore(u *unstructured.Unstructured, now time.Time) {
 // made the freshly stamped entry sort last; with the virtual times back, a
 // real server would order them by these keys.
 func sortManagedFields(u *unstructured.Unstructured) {
-	md, _ := u.Object["metadata"].(map[string]interface{})
-	list, _ := md["managedFields"].([]interface{})
-	str := func(e interface{}, k string) string {
-		m, _ := e.(map[string]interface{})
+	md, _ := u.Object["metadata"].(map[string]any)
+	list, _ := md["managedFields"].([]any)
+	str := func(e any, k string) string {
+		m, _ := e.(map[string]any)
 		s, _ := m[k].(string)
 		return s
 	}
-	seconds := func(e interface{}) int64 {
+	seconds := func(e any) int64 {
 		t, err := time.Parse(time.RFC3339, str(e, "time"))
 		if err != nil {
 			return 0
@@ -273,12 +273,12 @@ func sortManagedFields(u *unstructured.Unstructured) {
 
 // rawManagedFields returns the entries of metadata.managedFields as the
 // maps they are stored as (writes to them change the object).
-func rawManagedFields(u *unstructured.Unstructured) []map[string]interface{} {
-	md, _ := u.Object["metadata"].(map[string]interface{})
-	list, _ := md["managedFields"].([]interface{})
-	out := make([]map[string]interface{}, 0, len(list))
+func rawManagedFields(u *unstructured.Unstructured) []map[string]any {
+	md, _ := u.Object["metadata"].(map[string]any)
+	list, _ := md["managedFields"].([]any)
+	out := make([]map[string]any, 0, len(list))
 	for _, e := range list {
-		if m, ok := e.(map[string]interface{}); ok {
+		if m, ok := e.(map[string]any); ok {
 			out = append(out, m)
 		}
 	}

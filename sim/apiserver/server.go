@@ -265,7 +265,7 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 // not own them as a whole ("." entries) and owns no status at all. A custom
 // resource's zero object is empty.
 func zeroObject(info api.KindInfo) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	u := &unstructured.Unstructured{Object: map[string]any{}}
 	if typed := api.NewTyped(info.Kind); info.Builtin && typed != nil {
 		if m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(typed); err == nil {
 			u.Object = m
@@ -281,7 +281,7 @@ func zeroObject(info api.KindInfo) *unstructured.Unstructured {
 // v1.37.2); a custom resource's status is dropped.
 func resetStatus(info api.KindInfo, obj *unstructured.Unstructured) {
 	if info.Builtin {
-		obj.Object["status"] = map[string]interface{}{}
+		obj.Object["status"] = map[string]any{}
 		return
 	}
 	unstructured.RemoveNestedField(obj.Object, "status")
@@ -292,7 +292,7 @@ func resetStatus(info api.KindInfo, obj *unstructured.Unstructured) {
 // a creation time, uid, deletionTimestamp or grace period the client
 // wrote are dropped, and the store fills in the first two.
 func wipeSystemFields(u *unstructured.Unstructured) {
-	md, ok := u.Object["metadata"].(map[string]interface{})
+	md, ok := u.Object["metadata"].(map[string]any)
 	if !ok {
 		return
 	}
@@ -309,12 +309,12 @@ func wipeSystemFields(u *unstructured.Unstructured) {
 func updateManaged(fm *managedfields.FieldManager, live, next *unstructured.Unstructured, manager string) *unstructured.Unstructured {
 	out, err := fm.Update(live, next, manager)
 	if err != nil {
-		md, _ := next.Object["metadata"].(map[string]interface{})
+		md, _ := next.Object["metadata"].(map[string]any)
 		if md == nil {
-			md = map[string]interface{}{}
+			md = map[string]any{}
 			next.Object["metadata"] = md
 		}
-		liveMD, _ := live.Object["metadata"].(map[string]interface{})
+		liveMD, _ := live.Object["metadata"].(map[string]any)
 		if mf, ok := liveMD["managedFields"]; ok {
 			md["managedFields"] = runtime.DeepCopyJSONValue(mf)
 		} else {

@@ -16,8 +16,8 @@ import (
 func TestServerEncodesEveryField(t *testing.T) {
 	ref := api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "cm1"}
 	cm := func(v string) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
-			"metadata": map[string]interface{}{"name": "cm1", "namespace": "default"}, "data": map[string]interface{}{"v": v}}}
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "cm1", "namespace": "default"}, "data": map[string]any{"v": v}}}
 	}
 	base := func() *Server {
 		s := New(nil, 100)

@@ -149,7 +149,7 @@ func objectText(o *unstructured.Unstructured) string {
 	for _, f := range []string{"apiVersion", "kind"} {
 		delete(body, f)
 	}
-	meta, _ := body["metadata"].(map[string]interface{})
+	meta, _ := body["metadata"].(map[string]any)
 	for _, f := range []string{"name", "namespace", "uid", "resourceVersion", "generation", "creationTimestamp", "managedFields", "deletionTimestamp"} {
 		delete(meta, f)
 	}
@@ -161,7 +161,7 @@ func objectText(o *unstructured.Unstructured) string {
 		b.Write(y)
 	}
 	for _, m := range o.GetManagedFields() {
-		var fields map[string]interface{}
+		var fields map[string]any
 		if m.FieldsV1 != nil {
 			_ = json.Unmarshal(m.FieldsV1.GetRawBytes(), &fields)
 		}
@@ -176,7 +176,7 @@ func objectText(o *unstructured.Unstructured) string {
 
 // fieldSet flattens a fieldsV1 tree to its leaves ("f:data.f:x"); a "."
 // entry, which claims the map or list itself, reads "f:data(self)".
-func fieldSet(m map[string]interface{}, prefix string) []string {
+func fieldSet(m map[string]any, prefix string) []string {
 	var out []string
 	for k, v := range m {
 		if k == "." {
@@ -187,7 +187,7 @@ func fieldSet(m map[string]interface{}, prefix string) []string {
 		if prefix != "" {
 			p = prefix + "." + k
 		}
-		if sub, ok := v.(map[string]interface{}); ok && len(sub) > 0 {
+		if sub, ok := v.(map[string]any); ok && len(sub) > 0 {
 			out = append(out, fieldSet(sub, p)...)
 			continue
 		}

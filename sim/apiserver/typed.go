@@ -16,7 +16,7 @@ import (
 
 type typesUID = types.UID
 
-func runtimeDeepCopy(v interface{}) interface{} { return runtime.DeepCopyJSONValue(v) }
+func runtimeDeepCopy(v any) any { return runtime.DeepCopyJSONValue(v) }
 
 // decodeTyped decodes a body into the kind's Go type, the way the real
 // server's decoder does (same JSON library, same messages), and back to
@@ -50,12 +50,12 @@ func typedToUnstructured(info api.KindInfo, obj runtime.Object) (*unstructured.U
 // decodeCustom decodes a custom resource: any JSON object, pruned to the
 // CRD's schema.
 func decodeCustom(body []byte) (*unstructured.Unstructured, error) {
-	var m map[string]interface{}
+	var m map[string]any
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(body, &m); err != nil {
 		return nil, err
 	}
 	if m == nil {
-		m = map[string]interface{}{} // the body was null
+		m = map[string]any{} // the body was null
 	}
 	// The real CR decoder reads the metadata as an ObjectMeta and refuses
 	// what does not fit (a list, a number for a name, ...): apiextensions'
@@ -90,13 +90,13 @@ func decodeCustom(body []byte) (*unstructured.Unstructured, error) {
 // entries (measured on v1.37.2; on a built-in kind it clears them). A
 // non-empty list stays as sent, for the field manager to read raw
 // (fieldmanager.go).
-func coerceObjectMeta(obj map[string]interface{}, om *metav1.ObjectMeta) error {
+func coerceObjectMeta(obj map[string]any, om *metav1.ObjectMeta) error {
 	md, err := runtime.DefaultUnstructuredConverter.ToUnstructured(om)
 	if err != nil {
 		return err
 	}
-	if old, ok := obj["metadata"].(map[string]interface{}); ok {
-		if mf, ok := old["managedFields"].([]interface{}); ok && len(mf) > 0 {
+	if old, ok := obj["metadata"].(map[string]any); ok {
+		if mf, ok := old["managedFields"].([]any); ok && len(mf) > 0 {
 			md["managedFields"] = mf
 		}
 	}
@@ -116,11 +116,11 @@ func coerceObjectMeta(obj map[string]interface{}, om *metav1.ObjectMeta) error {
 // server returns and stores them so (measured on v1.37.2: conformance
 // testdata/measured/condition-*.yaml). The null is a field the field
 // manager sees: the manager that wrote the condition owns it.
-func dropNulls(m map[string]interface{}) { dropNullsIn(m, false) }
+func dropNulls(m map[string]any) { dropNullsIn(m, false) }
 
 // dropNullsIn is dropNulls on a map; inCondition says it is an item of a
 // conditions list, whose null times stay.
-func dropNullsIn(m map[string]interface{}, inCondition bool) {
+func dropNullsIn(m map[string]any, inCondition bool) {
 	for k, v := range m {
 		switch t := v.(type) {
 		case nil:
@@ -128,16 +128,16 @@ func dropNullsIn(m map[string]interface{}, inCondition bool) {
 				continue
 			}
 			delete(m, k)
-		case map[string]interface{}:
+		case map[string]any:
 			dropNullsIn(t, false)
 			// A Deployment's "status": {} and a container's "resources": {}
 			// stay: a real server returns them (measured on v1.37.2).
 			if len(t) == 0 && (k == "metadata" || k == "strategy" || k == "template" || k == "spec" || k == "selector") {
 				delete(m, k)
 			}
-		case []interface{}:
+		case []any:
 			for _, e := range t {
-				if em, ok := e.(map[string]interface{}); ok {
+				if em, ok := e.(map[string]any); ok {
 					dropNullsIn(em, k == "conditions")
 				}
 			}
@@ -161,11 +161,11 @@ func keepManagedFieldsReset(obj runtime.Object, u *unstructured.Unstructured) {
 		return
 	}
 	if mf := acc.GetManagedFields(); mf != nil && len(mf) == 0 {
-		md, _ := u.Object["metadata"].(map[string]interface{})
+		md, _ := u.Object["metadata"].(map[string]any)
 		if md == nil {
-			md = map[string]interface{}{}
+			md = map[string]any{}
 			u.Object["metadata"] = md
 		}
-		md["managedFields"] = []interface{}{}
+		md["managedFields"] = []any{}
 	}
 }

@@ -232,7 +232,7 @@ func pruneWidget(u *unstructured.Unstructured) {
 				delete(u.Object, k)
 				continue
 			}
-			m, ok := u.Object[k].(map[string]interface{})
+			m, ok := u.Object[k].(map[string]any)
 			if !ok {
 				continue
 			}
@@ -252,7 +252,7 @@ func validateWidget(u *unstructured.Unstructured) field.ErrorList {
 		if !ok {
 			continue
 		}
-		m, ok := v.(map[string]interface{})
+		m, ok := v.(map[string]any)
 		if !ok {
 			errs = append(errs, typeError(field.NewPath(top), v, "object"))
 			continue
@@ -275,12 +275,12 @@ func validateWidget(u *unstructured.Unstructured) field.ErrorList {
 // typeError is the OpenAPI validator's message, as the CRD handler wraps it
 // (apiextensions' ValidateCustomResource: a TypeInvalid error, whose reason
 // in the Status causes is FieldValueTypeInvalid).
-func typeError(p *field.Path, v interface{}, want string) *field.Error {
+func typeError(p *field.Path, v any, want string) *field.Error {
 	got := jsonType(v)
 	return field.TypeInvalid(p, got, fmt.Sprintf("%s in body must be of type %s: %q", p.String(), want, got))
 }
 
-func jsonType(v interface{}) string {
+func jsonType(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
@@ -292,9 +292,9 @@ func jsonType(v interface{}) string {
 		return "integer"
 	case float64, float32:
 		return "number"
-	case []interface{}:
+	case []any:
 		return "array"
-	case map[string]interface{}:
+	case map[string]any:
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)

@@ -78,7 +78,7 @@ func (c *widgetConverter) ObjectToTyped(obj runtime.Object, opts ...typed.Valida
 }
 
 func (c *widgetConverter) TypedToObject(value *typed.TypedValue) (runtime.Object, error) {
-	m, ok := value.AsValue().Unstructured().(map[string]interface{})
+	m, ok := value.AsValue().Unstructured().(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("widget field manager: typed value is not an object")
 	}

@@ -208,7 +208,7 @@ func applyJSPatch(pt types.PatchType, doc, body []byte) ([]byte, error) {
 		}
 		return patched, nil
 	default: // api.MergePatch
-		var m map[string]interface{}
+		var m map[string]any
 		if _, err := kjson.UnmarshalStrict(body, &m); err != nil {
 			return nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 		}
@@ -248,14 +248,14 @@ func decodePatched(info api.KindInfo, patched []byte) (*unstructured.Unstructure
 // applyPatchToObject in the real handler). Working on maps, as the real
 // handler does, spares two JSON round trips.
 func strategicPatch(info api.KindInfo, live *unstructured.Unstructured, body []byte) (*unstructured.Unstructured, error) {
-	patchMap := map[string]interface{}{}
+	patchMap := map[string]any{}
 	if _, err := kjson.UnmarshalStrict(body, &patchMap); err != nil {
 		return nil, apierrors.NewBadRequest(err.Error())
 	}
 	if patchMap == nil {
 		// A "null" body: UnmarshalStrict leaves a nil map, which the
 		// patch library would write into.
-		patchMap = map[string]interface{}{}
+		patchMap = map[string]any{}
 	}
 	// The merge writes into the original map: give it a copy of the live
 	// object, as the real handler gives it a fresh conversion.
@@ -289,7 +289,7 @@ func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*
 	// was already converted: decode that JSON rather than parse the YAML
 	// twice. Only a body ToJSON passed through untouched (one that looks
 	// like JSON: it starts with "{") may still be YAML, such as {a: 1}.
-	applied := &unstructured.Unstructured{Object: map[string]interface{}{}}
+	applied := &unstructured.Unstructured{Object: map[string]any{}}
 	var err error
 	if utilyaml.IsJSONBuffer(req.Body) {
 		err = yaml.Unmarshal(req.Body, &applied.Object)
@@ -300,7 +300,7 @@ func (s *Server) apply(info api.KindInfo, req api.Request, transcoded []byte) (*
 		return nil, false, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
 	}
 	if applied.Object == nil {
-		applied.Object = map[string]interface{}{}
+		applied.Object = map[string]any{}
 	}
 	live, exists := s.objects[req.Ref]
 	base := live
@@ -484,7 +484,7 @@ func sameObject(live, next *unstructured.Unstructured) bool {
 }
 
 // sameFields compares the top-level fields of a and b that keep selects.
-func sameFields(a, b map[string]interface{}, keep func(string) bool) bool {
+func sameFields(a, b map[string]any, keep func(string) bool) bool {
 	for k, va := range a {
 		if !keep(k) {
 			continue

@@ -66,7 +66,7 @@ func (w WriteMethod) TakesBody() bool { return w.IsPatch() || w == ServerSideApp
 // BodyProblem is one thing wrong with a hand-written body. At is where, as
 // keys (string) and list indexes (int) from the body's root.
 type BodyProblem struct {
-	At  []interface{}
+	At  []any
 	Msg string
 }
 
@@ -109,28 +109,28 @@ const (
 // own; a JSON patch operation that writes to those fields). What only the
 // server can judge — a path that does not exist, a value of the wrong type
 // for the kind — is left to its answer.
-func CheckBody(w WriteMethod, target api.Ref, body interface{}) []BodyProblem {
+func CheckBody(w WriteMethod, target api.Ref, body any) []BodyProblem {
 	var probs []BodyProblem
-	add := func(msg string, at ...interface{}) { probs = append(probs, BodyProblem{At: at, Msg: msg}) }
+	add := func(msg string, at ...any) { probs = append(probs, BodyProblem{At: at, Msg: msg}) }
 	if w == JSONPatch {
-		ops, ok := body.([]interface{})
+		ops, ok := body.([]any)
 		if !ok {
 			add(fmt.Sprintf("a JSON patch is a list of operations ({op, path, value}), not %s", jsonKind(body)))
 			return probs
 		}
 		for i, o := range ops {
-			op, ok := o.(map[string]interface{})
+			op, ok := o.(map[string]any)
 			if !ok {
 				add(fmt.Sprintf("want an operation ({op, path, value}), got %s", jsonKind(o)), i)
 				continue
 			}
 			for _, pr := range checkJSONPatchOp(op) {
-				probs = append(probs, BodyProblem{At: append([]interface{}{i}, pr.At...), Msg: pr.Msg})
+				probs = append(probs, BodyProblem{At: append([]any{i}, pr.At...), Msg: pr.Msg})
 			}
 		}
 		return probs
 	}
-	m, ok := body.(map[string]interface{})
+	m, ok := body.(map[string]any)
 	if !ok {
 		add(fmt.Sprintf("a %s body is a mapping, not %s", w, jsonKind(body)))
 		return probs
@@ -142,9 +142,9 @@ func CheckBody(w WriteMethod, target api.Ref, body interface{}) []BodyProblem {
 	return probs
 }
 
-func checkJSONPatchOp(op map[string]interface{}) []BodyProblem {
+func checkJSONPatchOp(op map[string]any) []BodyProblem {
 	var probs []BodyProblem
-	add := func(msg string, at ...interface{}) { probs = append(probs, BodyProblem{At: at, Msg: msg}) }
+	add := func(msg string, at ...any) { probs = append(probs, BodyProblem{At: at, Msg: msg}) }
 	for _, k := range slices.Sorted(maps.Keys(op)) {
 		if !slices.Contains(jsonPatchOpFields, k) {
 			add(fmt.Sprintf("unknown field %q of a JSON patch operation (want op, path, from, value)", k), k)
@@ -202,7 +202,7 @@ func IdentityPointer(p string) bool {
 // checkBodyIdentity: what a mapping body says about its object must be
 // its target. A field left out is fine (the server takes it from the URL),
 // except that an apply configuration must say its apiVersion and kind.
-func checkBodyIdentity(w WriteMethod, target api.Ref, m map[string]interface{}) []BodyProblem {
+func checkBodyIdentity(w WriteMethod, target api.Ref, m map[string]any) []BodyProblem {
 	var probs []BodyProblem
 	info, _ := api.Lookup(target.Kind)
 	want := map[string]string{"apiVersion": info.APIVersion, "kind": string(target.Kind)}
@@ -212,20 +212,20 @@ func checkBodyIdentity(w WriteMethod, target api.Ref, m map[string]interface{}) 
 		case !present && w == ServerSideApply:
 			probs = append(probs, BodyProblem{Msg: fmt.Sprintf("an apply configuration needs %s: %s", k, want[k])})
 		case present && v != want[k]:
-			probs = append(probs, BodyProblem{At: []interface{}{k}, Msg: fmt.Sprintf("the target %s is %s %s, not %v", target, k, want[k], jsonText(v))})
+			probs = append(probs, BodyProblem{At: []any{k}, Msg: fmt.Sprintf("the target %s is %s %s, not %v", target, k, want[k], jsonText(v))})
 		}
 	}
 	meta, present := m["metadata"]
 	if !present {
 		return probs
 	}
-	md, ok := meta.(map[string]interface{})
+	md, ok := meta.(map[string]any)
 	if !ok {
-		return append(probs, BodyProblem{At: []interface{}{"metadata"}, Msg: fmt.Sprintf("want a mapping (it says which object this is), got %s", jsonKind(meta))})
+		return append(probs, BodyProblem{At: []any{"metadata"}, Msg: fmt.Sprintf("want a mapping (it says which object this is), got %s", jsonKind(meta))})
 	}
 	for k, want := range map[string]string{"name": target.Name, "namespace": target.Namespace} {
 		if v, present := md[k]; present && v != want {
-			probs = append(probs, BodyProblem{At: []interface{}{"metadata", k}, Msg: fmt.Sprintf("the target's %s is %q, not %s: a body names only its own object", k, want, jsonText(v))})
+			probs = append(probs, BodyProblem{At: []any{"metadata", k}, Msg: fmt.Sprintf("the target's %s is %q, not %s: a body names only its own object", k, want, jsonText(v))})
 		}
 	}
 	sort.Slice(probs, func(i, j int) bool { return BodyProblem.String(probs[i]) < BodyProblem.String(probs[j]) })
@@ -235,15 +235,15 @@ func checkBodyIdentity(w WriteMethod, target api.Ref, m map[string]interface{}) 
 // checkDirectives checks the strategic merge patch directives in a
 // mapping: $patch is replace, merge or delete; $retainKeys lists field
 // names; $setElementOrder/F and $deleteFromPrimitiveList/F hold lists.
-func checkDirectives(v interface{}, at []interface{}) []BodyProblem {
+func checkDirectives(v any, at []any) []BodyProblem {
 	var probs []BodyProblem
-	here := func(k interface{}) []interface{} { return append(append([]interface{}{}, at...), k) }
+	here := func(k any) []any { return append(append([]any{}, at...), k) }
 	switch v := v.(type) {
-	case []interface{}:
+	case []any:
 		for i, x := range v {
 			probs = append(probs, checkDirectives(x, here(i))...)
 		}
-	case map[string]interface{}:
+	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
 			x := v[k]
 			switch {
@@ -256,7 +256,7 @@ func checkDirectives(v interface{}, at []interface{}) []BodyProblem {
 					probs = append(probs, BodyProblem{At: here(k), Msg: "want a list of field names"})
 				}
 			case strings.HasPrefix(k, prefixSetElementOrder), strings.HasPrefix(k, prefixDeleteFromPrimitive):
-				if _, isList := x.([]interface{}); !isList || strings.HasSuffix(k, "/") {
+				if _, isList := x.([]any); !isList || strings.HasSuffix(k, "/") {
 					probs = append(probs, BodyProblem{At: here(k), Msg: "want a list (the directive names its field after the /)"})
 				}
 			case strings.HasPrefix(k, "$"):
@@ -269,8 +269,8 @@ func checkDirectives(v interface{}, at []interface{}) []BodyProblem {
 	return probs
 }
 
-func stringList(v interface{}) bool {
-	l, ok := v.([]interface{})
+func stringList(v any) bool {
+	l, ok := v.([]any)
 	if !ok {
 		return false
 	}
@@ -283,13 +283,13 @@ func stringList(v interface{}) bool {
 }
 
 // jsonKind names the JSON type of a value, for messages.
-func jsonKind(v interface{}) string {
+func jsonKind(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
-	case map[string]interface{}:
+	case map[string]any:
 		return "a mapping"
-	case []interface{}:
+	case []any:
 		return "a list"
 	case string:
 		return "a string"
@@ -299,7 +299,7 @@ func jsonKind(v interface{}) string {
 	return "a number"
 }
 
-func jsonText(v interface{}) string {
+func jsonText(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)

@@ -12,11 +12,11 @@ import (
 var widget = api.Ref{Kind: api.Widget, Namespace: "default", Name: "w1"}
 
 func readWidget() *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: map[string]interface{}{
+	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "oracle.example.com/v1", "kind": "Widget",
-		"metadata": map[string]interface{}{"name": "w1", "namespace": "default", "resourceVersion": "101"},
-		"spec":     map[string]interface{}{"size": int64(1)},
-		"status":   map[string]interface{}{"phase": "Ready"},
+		"metadata": map[string]any{"name": "w1", "namespace": "default", "resourceVersion": "101"},
+		"spec":     map[string]any{"size": int64(1)},
+		"status":   map[string]any{"phase": "Ready"},
 	}}
 }
 
@@ -103,15 +103,15 @@ func TestNoopSend(t *testing.T) {
 func TestHandWrittenBodyIsSentAsWritten(t *testing.T) {
 	for _, tc := range []struct {
 		w    WriteMethod
-		body interface{}
+		body any
 		pt   string
 		want string
 	}{
-		{MergePatch, map[string]interface{}{"spec": map[string]interface{}{"size": nil}}, string(api.MergePatch), `{"spec":{"size":null}}`},
-		{StrategicPatch, map[string]interface{}{"metadata": map[string]interface{}{"$deleteFromPrimitiveList/finalizers": []interface{}{"x.io/a"}}},
+		{MergePatch, map[string]any{"spec": map[string]any{"size": nil}}, string(api.MergePatch), `{"spec":{"size":null}}`},
+		{StrategicPatch, map[string]any{"metadata": map[string]any{"$deleteFromPrimitiveList/finalizers": []any{"x.io/a"}}},
 			string(api.StrategicPatch), `{"metadata":{"$deleteFromPrimitiveList/finalizers":["x.io/a"]}}`},
-		{JSONPatch, []interface{}{map[string]interface{}{"op": "remove", "path": "/spec/size"}}, string(api.JSONPatch), `[{"op":"remove","path":"/spec/size"}]`},
-		{ServerSideApply, map[string]interface{}{"apiVersion": "oracle.example.com/v1", "kind": "Widget", "status": map[string]interface{}{"phase": "X"}},
+		{JSONPatch, []any{map[string]any{"op": "remove", "path": "/spec/size"}}, string(api.JSONPatch), `[{"op":"remove","path":"/spec/size"}]`},
+		{ServerSideApply, map[string]any{"apiVersion": "oracle.example.com/v1", "kind": "Widget", "status": map[string]any{"phase": "X"}},
 			string(api.ApplyPatch), `{"apiVersion":"oracle.example.com/v1","kind":"Widget","status":{"phase":"X"}}`},
 	} {
 		p := Program{Name: "a", Target: widget, Read: FromLister, Write: tc.w, Subresource: StatusSubresource, Body: tc.body, Retry: NoRetry()}
@@ -131,17 +131,17 @@ func TestHandWrittenBodyRules(t *testing.T) {
 		change func(*Program)
 		want   string
 	}{
-		{func(p *Program) { p.Write, p.Body = Update, map[string]interface{}{} }, "not update"},
+		{func(p *Program) { p.Write, p.Body = Update, map[string]any{} }, "not update"},
 		{func(p *Program) {
-			p.Write, p.Body = MergePatch, map[string]interface{}{}
+			p.Write, p.Body = MergePatch, map[string]any{}
 			p.Mutations = []Mutation{{Op: Remove, Path: MustPath("spec.size")}}
 		}, "replaces mutations"},
-		{func(p *Program) { p.Write, p.Body, p.WithRV = MergePatch, map[string]interface{}{}, true }, "withRV"},
-		{func(p *Program) { p.Write, p.Body, p.SendNoop = MergePatch, map[string]interface{}{}, true }, "always sent"},
+		{func(p *Program) { p.Write, p.Body, p.WithRV = MergePatch, map[string]any{}, true }, "withRV"},
+		{func(p *Program) { p.Write, p.Body, p.SendNoop = MergePatch, map[string]any{}, true }, "always sent"},
 		{func(p *Program) {
-			p.Write, p.Body = MergePatch, map[string]interface{}{"metadata": map[string]interface{}{"name": "w2"}}
+			p.Write, p.Body = MergePatch, map[string]any{"metadata": map[string]any{"name": "w2"}}
 		}, `body.metadata.name: the target's name is "w1", not "w2"`},
-		{func(p *Program) { p.Write, p.Body = MergePatch, map[string]interface{}{"x": func() {}} }, "body: json: unsupported type"},
+		{func(p *Program) { p.Write, p.Body = MergePatch, map[string]any{"x": func() {}} }, "body: json: unsupported type"},
 		{func(p *Program) { p.Write = MergePatch }, "no mutations"},
 	} {
 		p := base

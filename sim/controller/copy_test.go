@@ -10,10 +10,10 @@ import (
 )
 
 func widgetRead(generation int64, size int64) *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: map[string]interface{}{
+	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "oracle.example.com/v1", "kind": "Widget",
-		"metadata": map[string]interface{}{"name": "w1", "namespace": "default", "resourceVersion": "103", "generation": generation},
-		"spec":     map[string]interface{}{"size": size},
+		"metadata": map[string]any{"name": "w1", "namespace": "default", "resourceVersion": "103", "generation": generation},
+		"spec":     map[string]any{"size": size},
 	}}
 }
 
@@ -52,11 +52,11 @@ func TestCopyTakesTheValueRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var body map[string]interface{}
+	var body map[string]any
 	if err := json.Unmarshal(req.Body, &body); err != nil {
 		t.Fatal(err)
 	}
-	st, _ := body["status"].(map[string]interface{})
+	st, _ := body["status"].(map[string]any)
 	if st["observedGeneration"] != float64(2) || st["readyReplicas"] != float64(3) || len(body) != 1 {
 		t.Errorf("patch body = %s", req.Body)
 	}

@@ -6,7 +6,7 @@ import "testing"
 // (the timeline's changes, lost fields, stale decisions) writes null and
 // object values as a scenario file holds them, not as Go prints them.
 func TestDescribeWritesValuesAsTheFileDoes(t *testing.T) {
-	cond := map[string]interface{}{"type": "Ready", "status": "True"}
+	cond := map[string]any{"type": "Ready", "status": "True"}
 	for _, tc := range []struct {
 		mu   Mutation
 		want string
@@ -16,7 +16,7 @@ func TestDescribeWritesValuesAsTheFileDoes(t *testing.T) {
 		{Mutation{Op: Set, Path: mustPath("status.phase"), Value: nil}, "set status.phase=null"},
 		{Mutation{Op: AddToSet, Path: mustPath("status.conditions"), Value: cond},
 			`add {"status":"True","type":"Ready"} to status.conditions`},
-		{Mutation{Op: Append, Path: mustPath("spec.items"), Value: []interface{}{"a", int64(1)}}, `append ["a",1] to spec.items`},
+		{Mutation{Op: Append, Path: mustPath("spec.items"), Value: []any{"a", int64(1)}}, `append ["a",1] to spec.items`},
 		{Mutation{Op: Copy, Path: mustPath("status.message"), From: mustPath("metadata.name"),
 			When: &Condition{Path: mustPath("status.phase"), Equals: nil}}, "set status.message from metadata.name if status.phase=null"},
 		{Mutation{Op: AddToSet, Path: mustPath("metadata.finalizers"), Value: "example.com/keep"}, "add finalizer example.com/keep"},

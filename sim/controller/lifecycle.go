@@ -85,7 +85,7 @@ func Matches(obj *unstructured.Unstructured, sel map[string]string) bool {
 
 // validateLifecycle checks a create or delete program.
 func (p Program) validateLifecycle() error {
-	fail := func(format string, args ...interface{}) error {
+	fail := func(format string, args ...any) error {
 		return fmt.Errorf("controller %s: %s", p.Name, fmt.Sprintf(format, args...))
 	}
 	if _, ok := api.Lookup(p.Target.Kind); !ok {

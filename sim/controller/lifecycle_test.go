@@ -17,9 +17,9 @@ import (
 var gr = schema.GroupResource{Resource: "configmaps"}
 
 func child(name, generateName string) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]interface{}{
+	u := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"namespace": "default", "labels": map[string]interface{}{"app": "web"}},
+		"metadata": map[string]any{"namespace": "default", "labels": map[string]any{"app": "web"}},
 	}}
 	if name != "" {
 		u.SetName(name)
@@ -103,11 +103,11 @@ func TestCreateWhenAbsent(t *testing.T) {
 	if a.Request.Verb != api.Create || a.Request.Ref.Name != "" {
 		t.Fatalf("no child with app=web listed: want a create with a generated name, got %s %q", a.Request.Verb, a.Request.Ref.Name)
 	}
-	var sent map[string]interface{}
+	var sent map[string]any
 	if err := json.Unmarshal(a.Request.Body, &sent); err != nil {
 		t.Fatal(err)
 	}
-	if md := sent["metadata"].(map[string]interface{}); md["generateName"] != "child-" || md["name"] != nil {
+	if md := sent["metadata"].(map[string]any); md["generateName"] != "child-" || md["name"] != nil {
 		t.Fatalf("create body metadata %v", md)
 	}
 }

@@ -30,7 +30,7 @@ const (
 type Mutation struct {
 	Op    Op
 	Path  Path
-	Value interface{}
+	Value any
 	By    int64
 	// From is where a Copy takes its value, in the copy that was read.
 	From Path
@@ -42,11 +42,11 @@ type Mutation struct {
 // Condition is a test on the copy that was read.
 type Condition struct {
 	Path   Path
-	Equals interface{}
+	Equals any
 }
 
 // Holds reports whether obj satisfies the condition.
-func (c Condition) Holds(obj map[string]interface{}) bool {
+func (c Condition) Holds(obj map[string]any) bool {
 	v, ok := c.Path.Get(obj)
 	if !ok {
 		return c.Equals == nil
@@ -89,7 +89,7 @@ func (m Mutation) DependsOnRead() bool {
 // becomes the Set of the value read at From (a Remove when there is
 // none), so that what a write meant is a plain value, checked like any
 // other. Every other mutation is returned as it is.
-func (m Mutation) Resolve(read map[string]interface{}) Mutation {
+func (m Mutation) Resolve(read map[string]any) Mutation {
 	if m.Op != Copy {
 		return m
 	}
@@ -142,11 +142,11 @@ func (m Mutation) Describe() string {
 // describeValue writes a value as the scenario file would hold it:
 // scalars bare, null for nil, objects and lists as compact JSON (fmt's %v
 // would print "<nil>" and "map[reason:… type:Ready]").
-func describeValue(v interface{}) string {
+func describeValue(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
-	case map[string]interface{}, []interface{}:
+	case map[string]any, []any:
 		if b, err := json.Marshal(v); err == nil {
 			return string(b)
 		}
@@ -162,7 +162,7 @@ func mapKey(p Path) string {
 }
 
 // Apply performs the mutation on obj (the copy that was read).
-func (m Mutation) Apply(obj map[string]interface{}) error {
+func (m Mutation) Apply(obj map[string]any) error {
 	if m.When != nil && !m.When.Holds(obj) {
 		return nil
 	}
@@ -200,28 +200,28 @@ func (m Mutation) Apply(obj map[string]interface{}) error {
 			if m.Path.segs[0].key == "data" {
 				return m.Path.Set(obj, fmt.Sprint(m.Value))
 			}
-			return m.Path.Set(obj, []interface{}{normalizeValue(m.Value)})
-		case []interface{}:
-			return m.Path.Set(obj, append(append([]interface{}{}, c...), normalizeValue(m.Value)))
+			return m.Path.Set(obj, []any{normalizeValue(m.Value)})
+		case []any:
+			return m.Path.Set(obj, append(append([]any{}, c...), normalizeValue(m.Value)))
 		default:
 			return fmt.Errorf("append %s: not a list or string", m.Path)
 		}
 	case AddToSet:
 		cur, _ := m.Path.Get(obj)
-		l, _ := cur.([]interface{})
+		l, _ := cur.([]any)
 		for _, e := range l {
 			if sameValue(e, m.Value) {
 				return nil
 			}
 		}
-		return m.Path.Set(obj, append(append([]interface{}{}, l...), normalizeValue(m.Value)))
+		return m.Path.Set(obj, append(append([]any{}, l...), normalizeValue(m.Value)))
 	case RemoveFromList:
 		cur, ok := m.Path.Get(obj)
 		if !ok {
 			return nil
 		}
-		l, _ := cur.([]interface{})
-		out := []interface{}{}
+		l, _ := cur.([]any)
+		out := []any{}
 		for _, e := range l {
 			if !sameValue(e, m.Value) {
 				out = append(out, e)
@@ -238,7 +238,7 @@ func (m Mutation) Apply(obj map[string]interface{}) error {
 
 // counterValue reads a counter kept as a number or (in ConfigMap data) a
 // decimal string; a missing counter is zero.
-func counterValue(v interface{}) (n int64, asString bool, err error) {
+func counterValue(v any) (n int64, asString bool, err error) {
 	switch c := v.(type) {
 	case nil:
 		return 0, false, nil
@@ -260,7 +260,7 @@ func counterValue(v interface{}) (n int64, asString bool, err error) {
 }
 
 // normalizeValue turns Go ints into the int64 unstructured JSON uses.
-func normalizeValue(v interface{}) interface{} {
+func normalizeValue(v any) any {
 	switch n := v.(type) {
 	case int:
 		return int64(n)
@@ -276,11 +276,11 @@ func normalizeValue(v interface{}) interface{} {
 	return v
 }
 
-func sameValue(a, b interface{}) bool {
+func sameValue(a, b any) bool {
 	return reflect.DeepEqual(normalizeValue(a), normalizeValue(b)) || fmt.Sprint(a) == fmt.Sprint(b) && isScalar(a) && isScalar(b)
 }
 
-func isScalar(v interface{}) bool {
+func isScalar(v any) bool {
 	switch v.(type) {
 	case string, int64, int, float64, bool:
 		return true
@@ -294,7 +294,7 @@ func isScalar(v interface{}) bool {
 // the server fills in the rest of an item it defaults (a Deployment's
 // containers). Increments have no such test (their effect is relative) and
 // always report true.
-func (m Mutation) Satisfied(obj map[string]interface{}) bool {
+func (m Mutation) Satisfied(obj map[string]any) bool {
 	cur, found := m.Path.Get(obj)
 	switch m.Op {
 	case Set:
@@ -312,8 +312,8 @@ func (m Mutation) Satisfied(obj map[string]interface{}) bool {
 // holds is contains as an intent sees it: an element of the list covers v
 // (a string list, the only other kind of list a mutation appends to, is
 // contains's).
-func holds(list interface{}, v interface{}) bool {
-	l, ok := list.([]interface{})
+func holds(list any, v any) bool {
+	l, ok := list.([]any)
 	if !ok {
 		return contains(list, v)
 	}
@@ -328,10 +328,10 @@ func holds(list interface{}, v interface{}) bool {
 // covers reports whether got is want, or holds every field of want with
 // the same value, recursively (a list item by item): want as the server
 // stores it after filling in its defaults.
-func covers(got, want interface{}) bool {
+func covers(got, want any) bool {
 	switch w := want.(type) {
-	case map[string]interface{}:
-		g, ok := got.(map[string]interface{})
+	case map[string]any:
+		g, ok := got.(map[string]any)
 		if !ok {
 			return false
 		}
@@ -341,8 +341,8 @@ func covers(got, want interface{}) bool {
 			}
 		}
 		return true
-	case []interface{}:
-		g, ok := got.([]interface{})
+	case []any:
+		g, ok := got.([]any)
 		if !ok || len(g) != len(w) {
 			return false
 		}
@@ -356,9 +356,9 @@ func covers(got, want interface{}) bool {
 	return sameValue(got, want)
 }
 
-func contains(list interface{}, v interface{}) bool {
+func contains(list any, v any) bool {
 	switch l := list.(type) {
-	case []interface{}:
+	case []any:
 		for _, e := range l {
 			if sameValue(e, v) {
 				return true
@@ -383,7 +383,7 @@ func (m Mutation) Touches(p Path) bool {
 }
 
 // CounterValue reads the counter at the mutation's path (zero when absent).
-func (m Mutation) CounterValue(obj map[string]interface{}) (int64, bool) {
+func (m Mutation) CounterValue(obj map[string]any) (int64, bool) {
 	cur, _ := m.Path.Get(obj)
 	n, _, err := counterValue(cur)
 	return n, err == nil

@@ -99,27 +99,27 @@ func MustPath(s string) Path {
 func (p Path) String() string { return p.text }
 
 // JSONPointer renders the path for JSON patch, resolving selectors against obj.
-func (p Path) JSONPointer(obj map[string]interface{}) (string, bool) {
+func (p Path) JSONPointer(obj map[string]any) (string, bool) {
 	var b strings.Builder
-	var cur interface{} = obj
+	var cur any = obj
 	for _, s := range p.segs {
 		switch s.kind {
 		case segKey:
-			m, ok := cur.(map[string]interface{})
+			m, ok := cur.(map[string]any)
 			if !ok {
 				return "", false
 			}
 			b.WriteString("/" + escapePointer(s.key))
 			cur = m[s.key]
 		case segIndex:
-			l, ok := cur.([]interface{})
+			l, ok := cur.([]any)
 			if !ok || s.index >= len(l) {
 				return "", false
 			}
 			b.WriteString("/" + strconv.Itoa(s.index))
 			cur = l[s.index]
 		case segSelect:
-			l, ok := cur.([]interface{})
+			l, ok := cur.([]any)
 			if !ok {
 				return "", false
 			}
@@ -138,9 +138,9 @@ func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-func selectIndex(l []interface{}, s segment) int {
+func selectIndex(l []any, s segment) int {
 	for i, e := range l {
-		if m, ok := e.(map[string]interface{}); ok && fmt.Sprint(m[s.field]) == s.value {
+		if m, ok := e.(map[string]any); ok && fmt.Sprint(m[s.field]) == s.value {
 			return i
 		}
 	}
@@ -148,12 +148,12 @@ func selectIndex(l []interface{}, s segment) int {
 }
 
 // Get returns the value at the path.
-func (p Path) Get(obj map[string]interface{}) (interface{}, bool) {
-	var cur interface{} = obj
+func (p Path) Get(obj map[string]any) (any, bool) {
+	var cur any = obj
 	for _, s := range p.segs {
 		switch s.kind {
 		case segKey:
-			m, ok := cur.(map[string]interface{})
+			m, ok := cur.(map[string]any)
 			if !ok {
 				return nil, false
 			}
@@ -163,13 +163,13 @@ func (p Path) Get(obj map[string]interface{}) (interface{}, bool) {
 			}
 			cur = v
 		case segIndex:
-			l, ok := cur.([]interface{})
+			l, ok := cur.([]any)
 			if !ok || s.index >= len(l) {
 				return nil, false
 			}
 			cur = l[s.index]
 		case segSelect:
-			l, ok := cur.([]interface{})
+			l, ok := cur.([]any)
 			if !ok {
 				return nil, false
 			}
@@ -184,16 +184,16 @@ func (p Path) Get(obj map[string]interface{}) (interface{}, bool) {
 }
 
 // Set stores v at the path, creating maps (and selected list entries) on the way.
-func (p Path) Set(obj map[string]interface{}, v interface{}) error {
+func (p Path) Set(obj map[string]any, v any) error {
 	return p.setIn(obj, 0, v)
 }
 
-func (p Path) setIn(cur interface{}, i int, v interface{}) error {
+func (p Path) setIn(cur any, i int, v any) error {
 	s := p.segs[i]
 	last := i == len(p.segs)-1
 	switch s.kind {
 	case segKey:
-		m, ok := cur.(map[string]interface{})
+		m, ok := cur.(map[string]any)
 		if !ok {
 			return fmt.Errorf("%s: %s is not an object", p.text, s.key)
 		}
@@ -204,21 +204,21 @@ func (p Path) setIn(cur interface{}, i int, v interface{}) error {
 		next, ok := m[s.key]
 		if !ok || next == nil {
 			if p.segs[i+1].kind == segKey {
-				next = map[string]interface{}{}
+				next = map[string]any{}
 			} else {
-				next = []interface{}{}
+				next = []any{}
 			}
 		}
-		if l, isList := next.([]interface{}); isList && p.segs[i+1].kind == segSelect {
+		if l, isList := next.([]any); isList && p.segs[i+1].kind == segSelect {
 			if selectIndex(l, p.segs[i+1]) < 0 {
 				sel := p.segs[i+1]
-				next = append(l, map[string]interface{}{sel.field: sel.value})
+				next = append(l, map[string]any{sel.field: sel.value})
 			}
 		}
 		m[s.key] = next
 		return p.setIn(next, i+1, v)
 	case segIndex, segSelect:
-		l, ok := cur.([]interface{})
+		l, ok := cur.([]any)
 		if !ok {
 			return fmt.Errorf("%s: not a list", p.text)
 		}
@@ -239,9 +239,9 @@ func (p Path) setIn(cur interface{}, i int, v interface{}) error {
 }
 
 // Remove deletes the field at the path; a missing field is not an error.
-func (p Path) Remove(obj map[string]interface{}) {
+func (p Path) Remove(obj map[string]any) {
 	parent := Path{text: p.text, segs: p.segs[:len(p.segs)-1]}
-	var container interface{} = obj
+	var container any = obj
 	if len(parent.segs) > 0 {
 		var ok bool
 		if container, ok = parent.Get(obj); !ok {
@@ -251,11 +251,11 @@ func (p Path) Remove(obj map[string]interface{}) {
 	s := p.segs[len(p.segs)-1]
 	switch s.kind {
 	case segKey:
-		if m, ok := container.(map[string]interface{}); ok {
+		if m, ok := container.(map[string]any); ok {
 			delete(m, s.key)
 		}
 	case segIndex, segSelect:
-		l, ok := container.([]interface{})
+		l, ok := container.([]any)
 		if !ok {
 			return
 		}
@@ -271,7 +271,7 @@ func (p Path) Remove(obj map[string]interface{}) {
 	}
 }
 
-func (p Path) setList(obj map[string]interface{}, l []interface{}) error {
+func (p Path) setList(obj map[string]any, l []any) error {
 	if len(p.segs) == 0 {
 		return fmt.Errorf("cannot replace the root")
 	}

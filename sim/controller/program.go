@@ -93,7 +93,7 @@ type Program struct {
 	// Body, when set, is sent as it is instead of the computed change (see
 	// body.go): a mapping for merge, strategic and apply, an op list for
 	// json-patch. A program with a body has no mutations.
-	Body interface{}
+	Body any
 	// Object is what a create sends, whole (lifecycle.go): named by its
 	// metadata.name, or by metadata.generateName for the server to finish.
 	Object *unstructured.Unstructured

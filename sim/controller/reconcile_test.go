@@ -17,8 +17,8 @@ import (
 // still under way counts up to its last step.
 func TestLongestReconcileMS(t *testing.T) {
 	conflict := apierrors.NewConflict(schema.GroupResource{Resource: "configmaps"}, "cm1", errors.New("the object has been modified"))
-	obj := &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default", "resourceVersion": "7"}}}
+	obj := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "cm1", "namespace": "default", "resourceVersion": "7"}}}
 	run := func(retry RetryPolicy, conflicts int) Stats {
 		p := Program{Name: "a", Target: api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "cm1"},
 			Read: FromLive, Write: Update, Retry: retry, Requeue: RequeuePolicy{Max: 3, BaseDelay: 100 * time.Millisecond},

@@ -53,9 +53,9 @@ func TestRetryMatchesClientGo(t *testing.T) {
 				Read: FromLive, Write: Update, Retry: DefaultRetry(),
 				Mutations: []Mutation{{Op: Set, Path: MustPath("data.x"), Value: "1"}}}
 			m := New(p)
-			obj := &unstructured.Unstructured{Object: map[string]interface{}{
+			obj := &unstructured.Unstructured{Object: map[string]any{
 				"apiVersion": "v1", "kind": "ConfigMap",
-				"metadata": map[string]interface{}{"name": "cm1", "namespace": "default", "resourceVersion": "7"}}}
+				"metadata": map[string]any{"name": "cm1", "namespace": "default", "resourceVersion": "7"}}}
 			writes := 0
 			var last error
 			for now := 0; !m.Finished() && now < 1000; now++ {

@@ -15,8 +15,8 @@ import (
 )
 
 func keyedConfigMap(rv string) *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default", "resourceVersion": rv}}}
+	return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "cm1", "namespace": "default", "resourceVersion": rv}}}
 }
 
 // keyedMachine is a read-modify-write machine between its read and its

@@ -118,13 +118,13 @@ func diffPatch(p Program, read, mutated *unstructured.Unstructured) ([]byte, err
 	}
 	// controller-runtime's MergeFromWithOptimisticLock: the patch carries
 	// the RV it was computed from, which makes it conditional.
-	var m map[string]interface{}
+	var m map[string]any
 	if err := json.Unmarshal(patch, &m); err != nil {
 		return nil, err
 	}
-	meta, _ := m["metadata"].(map[string]interface{})
+	meta, _ := m["metadata"].(map[string]any)
 	if meta == nil {
-		meta = map[string]interface{}{}
+		meta = map[string]any{}
 	}
 	meta["resourceVersion"] = read.GetResourceVersion()
 	m["metadata"] = meta
@@ -138,9 +138,9 @@ func withoutRV(u *unstructured.Unstructured) *unstructured.Unstructured {
 }
 
 type patchOp struct {
-	Op    string      `json:"op"`
-	Path  string      `json:"path"`
-	Value interface{} `json:"value,omitempty"`
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Value any    `json:"value,omitempty"`
 }
 
 // MarshalJSON keeps "value" for add/replace/test even when it is empty.
@@ -152,9 +152,9 @@ func (o patchOp) MarshalJSON() ([]byte, error) {
 		}{o.Op, o.Path})
 	}
 	return json.Marshal(struct {
-		Op    string      `json:"op"`
-		Path  string      `json:"path"`
-		Value interface{} `json:"value"`
+		Op    string `json:"op"`
+		Path  string `json:"path"`
+		Value any    `json:"value"`
 	}{o.Op, o.Path, o.Value})
 }
 
@@ -162,7 +162,7 @@ func (o patchOp) MarshalJSON() ([]byte, error) {
 // `add …/-`, removals from a list become `remove …/i` (highest index first);
 // other list changes replace the list. With TestValues every replace and
 // remove is guarded by a `test` of the value that was read.
-func jsonPatchOps(a, b map[string]interface{}, mode TestMode) []patchOp {
+func jsonPatchOps(a, b map[string]any, mode TestMode) []patchOp {
 	// Never nil: a write sent although nothing changed (noop: send) is
 	// the empty op list [], not null.
 	ops := []patchOp{}
@@ -174,9 +174,9 @@ func jsonPatchOps(a, b map[string]interface{}, mode TestMode) []patchOp {
 	return ops
 }
 
-func diffValue(ptr string, a, b interface{}, mode TestMode, ops *[]patchOp, root bool) {
-	am, aIsMap := a.(map[string]interface{})
-	bm, bIsMap := b.(map[string]interface{})
+func diffValue(ptr string, a, b any, mode TestMode, ops *[]patchOp, root bool) {
+	am, aIsMap := a.(map[string]any)
+	bm, bIsMap := b.(map[string]any)
 	if aIsMap && bIsMap {
 		keys := map[string]bool{}
 		for k := range am {
@@ -213,8 +213,8 @@ func diffValue(ptr string, a, b interface{}, mode TestMode, ops *[]patchOp, root
 		}
 		return
 	}
-	al, aIsList := a.([]interface{})
-	bl, bIsList := b.([]interface{})
+	al, aIsList := a.([]any)
+	bl, bIsList := b.([]any)
 	if aIsList && bIsList {
 		if isPrefix(al, bl) {
 			if mode == TestValues && len(bl) > len(al) {
@@ -246,12 +246,12 @@ func diffValue(ptr string, a, b interface{}, mode TestMode, ops *[]patchOp, root
 	*ops = append(*ops, patchOp{Op: "replace", Path: ptr, Value: b})
 }
 
-func stripServerMeta(v interface{}) interface{} {
-	m, ok := v.(map[string]interface{})
+func stripServerMeta(v any) any {
+	m, ok := v.(map[string]any)
 	if !ok {
 		return v
 	}
-	out := make(map[string]interface{}, len(m))
+	out := make(map[string]any, len(m))
 	for k, x := range m {
 		if k != "resourceVersion" && k != "managedFields" {
 			out[k] = x
@@ -260,7 +260,7 @@ func stripServerMeta(v interface{}) interface{} {
 	return out
 }
 
-func isPrefix(a, b []interface{}) bool {
+func isPrefix(a, b []any) bool {
 	if len(a) > len(b) {
 		return false
 	}
@@ -274,7 +274,7 @@ func isPrefix(a, b []interface{}) bool {
 
 // removals reports the indexes of a that are missing from b, when b is a
 // with some elements taken out (order kept).
-func removals(a, b []interface{}) ([]int, bool) {
+func removals(a, b []any) ([]int, bool) {
 	if len(b) >= len(a) {
 		return nil, false
 	}
@@ -290,7 +290,7 @@ func removals(a, b []interface{}) ([]int, bool) {
 	return out, j == len(b)
 }
 
-func equalJSON(a, b interface{}) bool {
+func equalJSON(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return string(x) == string(y)
@@ -300,20 +300,20 @@ func equalJSON(a, b interface{}) bool {
 // with the values it computed from what it read.
 func applyConfiguration(p Program, read, mutated *unstructured.Unstructured) ([]byte, error) {
 	info, _ := api.Lookup(p.Target.Kind)
-	cfg := map[string]interface{}{
+	cfg := map[string]any{
 		"apiVersion": info.APIVersion,
 		"kind":       string(info.Kind),
-		"metadata":   map[string]interface{}{"name": p.Target.Name, "namespace": p.Target.Namespace},
+		"metadata":   map[string]any{"name": p.Target.Name, "namespace": p.Target.Namespace},
 	}
 	if p.Target.Namespace == "" {
-		delete(cfg["metadata"].(map[string]interface{}), "namespace")
+		delete(cfg["metadata"].(map[string]any), "namespace")
 	}
 	if p.WithRV {
 		// An apply configuration built from a copy that was read (its
 		// metadata carried over, as client.Apply does with a whole object)
 		// brings that copy's resourceVersion, and the server takes it as a
 		// precondition like any other write's: stale → 409.
-		cfg["metadata"].(map[string]interface{})["resourceVersion"] = read.GetResourceVersion()
+		cfg["metadata"].(map[string]any)["resourceVersion"] = read.GetResourceVersion()
 	}
 	for _, mu := range p.Mutations {
 		if mu.When != nil && !mu.When.Holds(read.Object) {
@@ -332,7 +332,7 @@ func applyConfiguration(p Program, read, mutated *unstructured.Unstructured) ([]
 		case AddToSet:
 			// Declare just our element: the server merges list-type=set lists.
 			cur, _ := mu.Path.Get(cfg)
-			l, _ := cur.([]interface{})
+			l, _ := cur.([]any)
 			if err := mu.Path.Set(cfg, append(l, normalizeValue(mu.Value))); err != nil {
 				return nil, err
 			}

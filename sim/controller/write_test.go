@@ -12,9 +12,9 @@ import (
 // An apply sends no resourceVersion unless the program says it carries the
 // one it read; then the configuration carries exactly that one.
 func TestApplyCarriesTheRVOnlyWhenAsked(t *testing.T) {
-	read := &unstructured.Unstructured{Object: map[string]interface{}{
+	read := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default", "resourceVersion": "101"},
+		"metadata": map[string]any{"name": "cm1", "namespace": "default", "resourceVersion": "101"},
 	}}
 	path, err := ParsePath("data.x")
 	if err != nil {
@@ -33,7 +33,7 @@ func TestApplyCarriesTheRVOnlyWhenAsked(t *testing.T) {
 			t.Fatal(err)
 		}
 		var body struct {
-			Metadata map[string]interface{} `json:"metadata"`
+			Metadata map[string]any `json:"metadata"`
 		}
 		if err := json.Unmarshal(req.Body, &body); err != nil {
 			t.Fatal(err)

@@ -19,10 +19,10 @@ import (
 var cm1 = api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "cm1"}
 
 func configMap() *unstructured.Unstructured {
-	return &unstructured.Unstructured{Object: map[string]interface{}{
+	return &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default"},
-		"data":     map[string]interface{}{"count": "0"},
+		"metadata": map[string]any{"name": "cm1", "namespace": "default"},
+		"data":     map[string]any{"count": "0"},
 	}}
 }
 

@@ -17,11 +17,11 @@ import (
 // sets, shared counters, decisions, finalizer list edits), retry policy,
 // requeue policy and reconcile count, under a random informer lag.
 func randomScenario(rng *rand.Rand, i int) *scenario.Scenario {
-	cm := &unstructured.Unstructured{Object: map[string]interface{}{
+	cm := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default",
-			"finalizers": []interface{}{"example.com/setup", "example.com/keep"}},
-		"data": map[string]interface{}{"count": "0", "mode": "blue"},
+		"metadata": map[string]any{"name": "cm1", "namespace": "default",
+			"finalizers": []any{"example.com/setup", "example.com/keep"}},
+		"data": map[string]any{"count": "0", "mode": "blue"},
 	}}
 	sc := &scenario.Scenario{Name: fmt.Sprintf("random-%d", i), StartRV: 100,
 		Objects: []*unstructured.Unstructured{cm}}
@@ -110,10 +110,10 @@ func withInvariants(rng *rand.Rand, sc *scenario.Scenario) {
 	}
 	cms = append(cms, scenario.Invariant{Selector: "tier=" + sc.Controllers[first].Name, Is: 1, Why: "the label is " + sc.Controllers[first].Name + "'s"})
 	if rng.IntN(2) == 0 {
-		cm2 := &unstructured.Unstructured{Object: map[string]interface{}{
+		cm2 := &unstructured.Unstructured{Object: map[string]any{
 			"apiVersion": "v1", "kind": "ConfigMap",
-			"metadata": map[string]interface{}{"name": "cm2", "namespace": "default", "labels": map[string]interface{}{"gen": "old"}},
-			"data":     map[string]interface{}{"generation": "old"},
+			"metadata": map[string]any{"name": "cm2", "namespace": "default", "labels": map[string]any{"gen": "old"}},
+			"data":     map[string]any{"generation": "old"},
 		}}
 		sc.Objects = append(sc.Objects, cm2)
 		ref := api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "cm2"}
@@ -125,7 +125,7 @@ func withInvariants(rng *rand.Rand, sc *scenario.Scenario) {
 		if rng.IntN(3) > 0 {
 			obj := cm2.DeepCopy()
 			obj.SetLabels(map[string]string{"gen": "new"})
-			obj.Object["data"] = map[string]interface{}{"generation": "new"}
+			obj.Object["data"] = map[string]any{"generation": "new"}
 			mk := controller.Program{Name: "y", Target: ref, Read: controller.FromLive, Write: controller.Create, Object: obj,
 				WhenAbsent: rng.IntN(2) == 0, Retry: controller.NoRetry(), Reconciles: 1}
 			sc.Controllers = append(sc.Controllers, scenario.Controller{Program: mk})

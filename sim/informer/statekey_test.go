@@ -14,8 +14,8 @@ import (
 // not to be state).
 func TestCacheEncodesEveryField(t *testing.T) {
 	cm := func(name string) *unstructured.Unstructured {
-		return &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
-			"metadata": map[string]interface{}{"name": name, "namespace": "default", "resourceVersion": "101"}}}
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": name, "namespace": "default", "resourceVersion": "101"}}}
 	}
 	base := func() *Cache { return Synced([]*unstructured.Unstructured{cm("cm1")}, 101) }
 	statekeytest.Fields(t, base, (*Cache).EncodeState, map[string]statekeytest.Field[Cache]{

@@ -15,7 +15,7 @@ func BenchmarkRace(b *testing.B) {
 	a := prog("a", controller.Update, set("data.a", "1"))
 	bb := prog("b", controller.Update, set("data.b", "1"))
 	bb.Retry = controller.DefaultRetry()
-	sc := twoWriters(configMap(map[string]interface{}{"x": "0"}), a, bb)
+	sc := twoWriters(configMap(map[string]any{"x": "0"}), a, bb)
 	sched := Schedule{Moves: scenario.MustMoves("a", "b", "a", "b", "b", "b")}
 	for i := 0; i < b.N; i++ {
 		o, err := Run(sc, sched)

@@ -74,12 +74,12 @@ func (t *trace) collateral(w *World) []Loss {
 	return out
 }
 
-func elements(l interface{}) []interface{} {
-	s, _ := l.([]interface{})
+func elements(l any) []any {
+	s, _ := l.([]any)
 	return s
 }
 
-func inList(l interface{}, e interface{}) bool {
+func inList(l any, e any) bool {
 	for _, x := range elements(l) {
 		if fmt.Sprint(x) == fmt.Sprint(e) {
 			return true
@@ -88,7 +88,7 @@ func inList(l interface{}, e interface{}) bool {
 	return false
 }
 
-func meantToRemove(progs []controller.Program, path string, e interface{}) bool {
+func meantToRemove(progs []controller.Program, path string, e any) bool {
 	for _, p := range progs {
 		for _, mu := range p.Mutations {
 			if mu.Op == controller.RemoveFromList && mu.Path.String() == path && fmt.Sprint(mu.Value) == fmt.Sprint(e) {

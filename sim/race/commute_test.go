@@ -103,7 +103,7 @@ func TestCommuteRefusesWhatTheClockOrders(t *testing.T) {
 	// read taken second runs a tick later, when the event has arrived.
 	a := prog("a", controller.MergePatch, set("data.a", "1"))
 	a.Read = controller.FromLive
-	sc := &scenario.Scenario{Name: "due", StartRV: 100, Objects: []*unstructured.Unstructured{configMap(map[string]interface{}{"x": "0"})},
+	sc := &scenario.Scenario{Name: "due", StartRV: 100, Objects: []*unstructured.Unstructured{configMap(map[string]any{"x": "0"})},
 		Controllers: []scenario.Controller{a, prog("b", controller.MergePatch, set("data.b", "1")), prog("c", controller.MergePatch, set("data.c", "1"))},
 		Lag:         scenario.Lag{Delay: 2 * time.Millisecond}}
 	w, err := New(sc)
@@ -133,7 +133,7 @@ func TestCommuteRefusesWhatTheClockOrders(t *testing.T) {
 	b.Retry = retry
 	c := prog("c", controller.Update, set("data.c", "1"))
 	c.Retry, c.Reconciles = retry, 2
-	sc = &scenario.Scenario{Name: "backoff", StartRV: 100, Objects: []*unstructured.Unstructured{configMap(map[string]interface{}{"x": "0"})},
+	sc = &scenario.Scenario{Name: "backoff", StartRV: 100, Objects: []*unstructured.Unstructured{configMap(map[string]any{"x": "0"})},
 		Controllers: []scenario.Controller{b, c}}
 	w, err = New(sc)
 	if err != nil {

@@ -51,13 +51,13 @@ var exampleOutcomes = map[string]func(t *testing.T, r *exampleRun){
 		r.wantStats(t, "b", func(s controller.Stats) bool { return s.Conflicts == 5 && s.ListerReads == 5 })
 	},
 	"merge-patch-finalizer.yaml": func(t *testing.T, r *exampleRun) {
-		r.wantField(t, "ConfigMap/default/cm1", "metadata.finalizers", []interface{}{"example.com/b"})
+		r.wantField(t, "ConfigMap/default/cm1", "metadata.finalizers", []any{"example.com/b"})
 		r.wantStatus(t, "a", controller.Done)
 		r.wantStatus(t, "b", controller.Done)
 	},
 	"strategic-patch-finalizer.yaml": func(t *testing.T, r *exampleRun) {
 		// Both survive; the patch's $setElementOrder puts b's first.
-		r.wantField(t, "ConfigMap/default/cm1", "metadata.finalizers", []interface{}{"example.com/b", "example.com/a"})
+		r.wantField(t, "ConfigMap/default/cm1", "metadata.finalizers", []any{"example.com/b", "example.com/a"})
 	},
 	"json-patch-test.yaml": func(t *testing.T, r *exampleRun) {
 		r.wantField(t, "ConfigMap/default/counter", "data.count", "1")
@@ -194,7 +194,7 @@ func (r *exampleRun) wantStats(t *testing.T, name string, ok func(controller.Sta
 	}
 }
 
-func (r *exampleRun) wantField(t *testing.T, ref, path string, want interface{}) {
+func (r *exampleRun) wantField(t *testing.T, ref, path string, want any) {
 	t.Helper()
 	parts := strings.Split(ref, "/")
 	obj := r.w.Object(api.Ref{Kind: api.Kind(parts[0]), Namespace: parts[1], Name: parts[2]})

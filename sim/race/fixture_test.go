@@ -15,10 +15,10 @@ import (
 
 var cm1 = api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "cm1"}
 
-func configMap(data map[string]interface{}, finalizers ...string) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]interface{}{
+func configMap(data map[string]any, finalizers ...string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default"},
+		"metadata": map[string]any{"name": "cm1", "namespace": "default"},
 	}}
 	if data != nil {
 		u.Object["data"] = data
@@ -29,7 +29,7 @@ func configMap(data map[string]interface{}, finalizers ...string) *unstructured.
 	return u
 }
 
-func set(path string, v interface{}) controller.Mutation {
+func set(path string, v any) controller.Mutation {
 	return controller.Mutation{Op: controller.Set, Path: controller.MustPath(path), Value: v}
 }
 

@@ -15,9 +15,9 @@ import (
 // ensureChild is a controller that makes a child named by the server
 // (generateName web-, label app=web) unless its cache shows one.
 func ensureChild(reconciles int, expectations bool) scenario.Controller {
-	obj := &unstructured.Unstructured{Object: map[string]interface{}{
+	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"generateName": "web-", "namespace": "default", "labels": map[string]interface{}{"app": "web"}},
+		"metadata": map[string]any{"generateName": "web-", "namespace": "default", "labels": map[string]any{"app": "web"}},
 	}}
 	return scenario.Controller{Program: controller.Program{
 		Name: "c", Target: api.RefOf(obj), Read: controller.FromLister, Write: controller.Create,
@@ -28,7 +28,7 @@ func ensureChild(reconciles int, expectations bool) scenario.Controller {
 var oneChild = scenario.Invariant{Kind: api.ConfigMap, Namespace: "default", Selector: "app=web", Is: 1, Why: "the parent needs exactly one child"}
 
 func parentScenario(c scenario.Controller, invs ...scenario.Invariant) *scenario.Scenario {
-	parent := configMap(map[string]interface{}{"replicas": "1"})
+	parent := configMap(map[string]any{"replicas": "1"})
 	parent.SetName("parent")
 	return &scenario.Scenario{Name: "children", StartRV: 100, Objects: []*unstructured.Unstructured{parent},
 		Controllers: []scenario.Controller{c}, Lag: scenario.Lag{Manual: true}, Invariants: invs}
@@ -85,10 +85,10 @@ func TestInvariantByNameSeesDeletes(t *testing.T) {
 	owner := prog("owner", controller.Delete)
 	owner.Read = controller.FromLive
 	maker := scenario.Controller{Program: controller.Program{Name: "maker", Target: cm1, Read: controller.FromLister,
-		Write: controller.Create, Object: configMap(map[string]interface{}{"generation": "new"}), Retry: controller.NoRetry()}}
+		Write: controller.Create, Object: configMap(map[string]any{"generation": "new"}), Retry: controller.NoRetry()}}
 	survives := scenario.Invariant{Kind: api.ConfigMap, Namespace: "default", Name: "cm1", Is: 1, Why: "maker's new cm1 must survive"}
 	gone := scenario.Invariant{Kind: api.ConfigMap, Namespace: "default", Name: "cm1", Is: 0, Why: "nothing named cm1 is left"}
-	sc := &scenario.Scenario{Name: "recreate", StartRV: 100, Objects: []*unstructured.Unstructured{configMap(map[string]interface{}{"generation": "old"})},
+	sc := &scenario.Scenario{Name: "recreate", StartRV: 100, Objects: []*unstructured.Unstructured{configMap(map[string]any{"generation": "old"})},
 		Controllers: []scenario.Controller{gc, owner, maker}, Lag: scenario.Lag{Manual: true},
 		Invariants: []scenario.Invariant{survives, gone}}
 
@@ -118,14 +118,14 @@ func TestInvariantByNameSeesDeletes(t *testing.T) {
 // decides, a deletion removes it, a name created again counts again, and
 // objects of another kind, namespace or label do not count.
 func TestCheckInvariantsIsAFunctionOfTheHistory(t *testing.T) {
-	obj := func(kind, ns, name string, labels map[string]interface{}) map[string]interface{} {
-		md := map[string]interface{}{"name": name, "namespace": ns}
+	obj := func(kind, ns, name string, labels map[string]any) map[string]any {
+		md := map[string]any{"name": name, "namespace": ns}
 		if labels != nil {
 			md["labels"] = labels
 		}
-		return map[string]interface{}{"apiVersion": "v1", "kind": kind, "metadata": md}
+		return map[string]any{"apiVersion": "v1", "kind": kind, "metadata": md}
 	}
-	web := map[string]interface{}{"app": "web"}
+	web := map[string]any{"app": "web"}
 	versions := []Version{
 		{Object: obj("ConfigMap", "default", "a", web)},
 		{Object: obj("ConfigMap", "default", "b", web)},

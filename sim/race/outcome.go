@@ -26,14 +26,14 @@ var Verdicts = []Verdict{VerdictLost, VerdictStale, VerdictGaveUp, VerdictUnfini
 // Outcome is everything a run produced. Field names are stable: scripts and
 // tests read the JSON.
 type Outcome struct {
-	Scenario    string                 `json:"scenario"`
-	Target      api.Ref                `json:"target"`
-	Schedule    []scenario.Move        `json:"schedule"`
-	Steps       []Step                 `json:"steps"`
-	Versions    []Version              `json:"versions"`
-	Final       map[string]interface{} `json:"final"`
-	Deleted     bool                   `json:"deleted"`
-	Controllers []ControllerResult     `json:"controllers"`
+	Scenario    string             `json:"scenario"`
+	Target      api.Ref            `json:"target"`
+	Schedule    []scenario.Move    `json:"schedule"`
+	Steps       []Step             `json:"steps"`
+	Versions    []Version          `json:"versions"`
+	Final       map[string]any     `json:"final"`
+	Deleted     bool               `json:"deleted"`
+	Controllers []ControllerResult `json:"controllers"`
 	// Waits are the backoffs and requeue delays between steps.
 	Waits       []Wait `json:"waits,omitempty"`
 	Lost        []Loss `json:"lost"`
@@ -64,13 +64,13 @@ type ControllerResult struct {
 // Loss is a field a controller meant to change whose final value does not
 // show it, and who erased it.
 type Loss struct {
-	Field        string      `json:"field"`
-	Owner        string      `json:"owner"`
-	Intended     string      `json:"intended"`
-	Final        interface{} `json:"final,omitempty"`
-	ErasedBy     string      `json:"erasedBy"`
-	ErasedAtStep int         `json:"erasedAtStep"`
-	ErasedRV     string      `json:"erasedRV"`
+	Field        string `json:"field"`
+	Owner        string `json:"owner"`
+	Intended     string `json:"intended"`
+	Final        any    `json:"final,omitempty"`
+	ErasedBy     string `json:"erasedBy"`
+	ErasedAtStep int    `json:"erasedAtStep"`
+	ErasedRV     string `json:"erasedRV"`
 	// Cause is why, as data; sim/report says it in words (report.Reason).
 	Cause LossCause `json:"-"`
 	// Reason is the cause in words where a loss is printed as JSON: the

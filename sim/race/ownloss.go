@@ -68,12 +68,12 @@ func managedFieldsReset(mu controller.Mutation, obj *unstructured.Unstructured) 
 	if mu.Op != controller.Set || mu.Path.String() != "metadata.managedFields" {
 		return false
 	}
-	l, ok := mu.Value.([]interface{})
+	l, ok := mu.Value.([]any)
 	if !ok || len(l) > 1 {
 		return false
 	}
 	if len(l) == 1 {
-		if e, ok := l[0].(map[string]interface{}); !ok || len(e) != 0 {
+		if e, ok := l[0].(map[string]any); !ok || len(e) != 0 {
 			return false
 		}
 	}
@@ -83,7 +83,7 @@ func managedFieldsReset(mu controller.Mutation, obj *unstructured.Unstructured) 
 // defaultedBack reports whether the server's defaulting explains why obj
 // does not show mu: applying mu to obj and defaulting the result gives
 // back the value obj has.
-func defaultedBack(k api.Kind, mu controller.Mutation, obj *unstructured.Unstructured) (interface{}, bool) {
+func defaultedBack(k api.Kind, mu controller.Mutation, obj *unstructured.Unstructured) (any, bool) {
 	desired := runtime.DeepCopyJSON(obj.Object)
 	if err := mu.Apply(desired); err != nil {
 		return nil, false
@@ -126,7 +126,7 @@ func roundedIncrement(actor string, req api.Request, mu controller.Mutation, hel
 func bodyValue(body []byte, p controller.Path) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
-	var m map[string]interface{}
+	var m map[string]any
 	if dec.Decode(&m) != nil || m == nil {
 		return "", false
 	}
@@ -147,7 +147,7 @@ func abs(n int64) int64 {
 	return n
 }
 
-func compactJSON(v interface{}) string {
+func compactJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)

@@ -18,7 +18,7 @@ func TestOutcomeCarriesEachPlan(t *testing.T) {
 	a.Program.Retry = controller.DefaultRetry()
 	b := prog("b", controller.ServerSideApply, set("data.replicas", "3"))
 	b.Program.Force = true
-	w, err := New(twoWriters(configMap(map[string]interface{}{"owner": "none"}), a, b))
+	w, err := New(twoWriters(configMap(map[string]any{"owner": "none"}), a, b))
 	if err != nil {
 		t.Fatal(err)
 	}

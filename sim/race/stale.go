@@ -24,9 +24,9 @@ type StaleDecision struct {
 	Decided string `json:"decided"`
 	// Basis is the field the decision was taken from, and its value in the
 	// copy that was read; Now is its value on the server at the write.
-	Basis string      `json:"basis"`
-	Read  interface{} `json:"read,omitempty"`
-	Now   interface{} `json:"now,omitempty"`
+	Basis string `json:"basis"`
+	Read  any    `json:"read,omitempty"`
+	Now   any    `json:"now,omitempty"`
 	// ReadRV is the version of the copy the decision was taken from.
 	ReadRV string `json:"readRV"`
 	// ChangedBy, ChangedAtStep and ChangedRV name the write that made the

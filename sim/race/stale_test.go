@@ -15,7 +15,7 @@ func TestStaleDecisionIsItsOwnVerdict(t *testing.T) {
 	scaler.Program.Mutations[0].When = &controller.Condition{Path: controller.MustPath("data.load"), Equals: "high"}
 	load := prog("load", controller.MergePatch, set("data.load", "low"))
 	load.Program.Read = controller.FromLive
-	sc := twoWriters(configMap(map[string]interface{}{"load": "high", "replicas": "2"}), scaler, load)
+	sc := twoWriters(configMap(map[string]any{"load": "high", "replicas": "2"}), scaler, load)
 
 	// The scaler reads "high", the load drops, then the scaler writes.
 	o, err := Run(sc, Schedule{Moves: scenario.MustMoves("scaler", "load", "load", "scaler")})
@@ -59,7 +59,7 @@ func TestStaleDecisionIsItsOwnVerdict(t *testing.T) {
 	// the retry reads "low" and decides not to scale.
 	scaler.Program.WithRV = true
 	scaler.Program.Retry = controller.DefaultRetry()
-	sc = twoWriters(configMap(map[string]interface{}{"load": "high", "replicas": "2"}), scaler, load)
+	sc = twoWriters(configMap(map[string]any{"load": "high", "replicas": "2"}), scaler, load)
 	o, err = Run(sc, Schedule{Moves: scenario.MustMoves("scaler", "load", "load", "scaler")})
 	if err != nil {
 		t.Fatal(err)

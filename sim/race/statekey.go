@@ -455,21 +455,21 @@ func (k *StateKeys) info(u *unstructured.Unstructured) *objInfo {
 	info := &objInfo{}
 	plain := &encoder{keys: k, h: sha256.New(), watch: k.sym}
 	body := m
-	if meta, ok := m["metadata"].(map[string]interface{}); ok {
-		if mf, ok := meta["managedFields"].([]interface{}); ok {
-			meta2 := make(map[string]interface{}, len(meta))
+	if meta, ok := m["metadata"].(map[string]any); ok {
+		if mf, ok := meta["managedFields"].([]any); ok {
+			meta2 := make(map[string]any, len(meta))
 			for key, val := range meta {
 				if key != "managedFields" {
 					meta2[key] = val
 				}
 			}
-			body = make(map[string]interface{}, len(m))
+			body = make(map[string]any, len(m))
 			for key, val := range m {
 				body[key] = val
 			}
 			body["metadata"] = meta2
 			for _, x := range mf {
-				en, ok := x.(map[string]interface{})
+				en, ok := x.(map[string]any)
 				manager, isString := en["manager"].(string)
 				if !ok || !isString {
 					// Not an entry the field manager wrote: keep it whole,
@@ -480,7 +480,7 @@ func (k *StateKeys) info(u *unstructured.Unstructured) *objInfo {
 					plain.mentions = plain.mentions || sub.mentions
 					continue
 				}
-				rest := make(map[string]interface{}, len(en))
+				rest := make(map[string]any, len(en))
 				for key, val := range en {
 					if key != "manager" {
 						rest[key] = val

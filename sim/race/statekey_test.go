@@ -30,7 +30,7 @@ func stepped(t *testing.T, w *World, tokens ...string) *World {
 // other's; the plain key tells them apart; and a world that is not a
 // renaming (a has written, b has not read) gets another key.
 func TestSymmetricKeysMergeRenamings(t *testing.T) {
-	sc := twoWriters(configMap(map[string]interface{}{"count": "0"}), prog("a", controller.MergePatch, inc()), prog("b", controller.MergePatch, inc()))
+	sc := twoWriters(configMap(map[string]any{"count": "0"}), prog("a", controller.MergePatch, inc()), prog("b", controller.MergePatch, inc()))
 	w, err := New(sc)
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func TestSymmetricKeysMergeRenamings(t *testing.T) {
 // worlds that are not renamings of each other: such worlds are keyed
 // without the renaming (their own names, scenario order).
 func TestSymmetryRefusesNamesInData(t *testing.T) {
-	sc := twoWriters(configMap(map[string]interface{}{"mode": "x"}), prog("a", controller.MergePatch, set("data.mode", "a")), prog("b", controller.MergePatch, set("data.mode", "a")))
+	sc := twoWriters(configMap(map[string]any{"mode": "x"}), prog("a", controller.MergePatch, set("data.mode", "a")), prog("b", controller.MergePatch, set("data.mode", "a")))
 	w, err := New(sc)
 	if err != nil {
 		t.Fatal(err)

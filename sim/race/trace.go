@@ -107,21 +107,21 @@ func (s Step) OK() bool { return s.Code >= 200 && s.Code < 300 }
 
 // Version is one stored version of the target object.
 type Version struct {
-	RV      string                 `json:"rv"`
-	Step    int                    `json:"step"` // -1: created before the race
-	Actor   string                 `json:"actor"`
-	Request string                 `json:"request"`
-	Object  map[string]interface{} `json:"object"`
-	Changes []Change               `json:"changes"`
-	Deleted bool                   `json:"deleted,omitempty"`
+	RV      string         `json:"rv"`
+	Step    int            `json:"step"` // -1: created before the race
+	Actor   string         `json:"actor"`
+	Request string         `json:"request"`
+	Object  map[string]any `json:"object"`
+	Changes []Change       `json:"changes"`
+	Deleted bool           `json:"deleted,omitempty"`
 }
 
 // Change is one field that differs from the previous version.
 type Change struct {
-	Path string      `json:"path"`
-	Op   ChangeOp    `json:"op"`
-	Old  interface{} `json:"old,omitempty"`
-	New  interface{} `json:"new,omitempty"`
+	Path string   `json:"path"`
+	Op   ChangeOp `json:"op"`
+	Old  any      `json:"old,omitempty"`
+	New  any      `json:"new,omitempty"`
 }
 
 // intent is a mutation a successful write carried.
@@ -194,7 +194,7 @@ func (t *trace) lastVersionOf(ref api.Ref) int {
 	return -1
 }
 
-func refOfMap(m map[string]interface{}) api.Ref {
+func refOfMap(m map[string]any) api.Ref {
 	u := unstructured.Unstructured{Object: m}
 	return api.RefOf(&u)
 }
@@ -247,7 +247,7 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 		if before == nil || after.GetResourceVersion() != before.GetResourceVersion() ||
 			!equality.Semantic.DeepEqual(before.Object, after.Object) {
 			prev := t.lastVersionOf(ref)
-			var prevObj map[string]interface{}
+			var prevObj map[string]any
 			if prev >= 0 && !t.versions[prev].Deleted {
 				// A name created again starts a new object: its first
 				// version is all added.
@@ -346,9 +346,9 @@ func sentRV(r api.Request) string {
 	}
 	if r.PatchType == api.JSONPatch {
 		var ops []struct {
-			Op    string      `json:"op"`
-			Path  string      `json:"path"`
-			Value interface{} `json:"value"`
+			Op    string `json:"op"`
+			Path  string `json:"path"`
+			Value any    `json:"value"`
 		}
 		if json.Unmarshal(r.Body, &ops) == nil {
 			for _, op := range ops {
@@ -372,8 +372,8 @@ func sentRV(r api.Request) string {
 
 // Diff lists the fields that differ between two versions, ignoring the
 // server's bookkeeping (resourceVersion, managedFields, generation).
-func Diff(a, b map[string]interface{}) []Change {
-	fa, fb := map[string]interface{}{}, map[string]interface{}{}
+func Diff(a, b map[string]any) []Change {
+	fa, fb := map[string]any{}, map[string]any{}
 	flatten("", a, fa)
 	flatten("", b, fb)
 	keys := map[string]bool{}
@@ -409,8 +409,8 @@ var bookkeeping = map[string]bool{
 	"metadata.uid": true, "metadata.creationTimestamp": true,
 }
 
-func flatten(prefix string, v interface{}, out map[string]interface{}) {
-	m, ok := v.(map[string]interface{})
+func flatten(prefix string, v any, out map[string]any) {
+	m, ok := v.(map[string]any)
 	if !ok {
 		if prefix != "" && !bookkeeping[prefix] {
 			out[prefix] = v
@@ -430,11 +430,11 @@ func flatten(prefix string, v interface{}, out map[string]interface{}) {
 		flatten(prefix+key, x, out)
 	}
 	if len(m) == 0 && prefix != "" {
-		out[prefix] = map[string]interface{}{}
+		out[prefix] = map[string]any{}
 	}
 }
 
-func jsonString(v interface{}) string {
+func jsonString(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }

@@ -12,7 +12,7 @@ import (
 func TestLossWording(t *testing.T) {
 	o := &race.Outcome{Verdict: race.VerdictLost,
 		Versions: []race.Version{{RV: "103", Step: 3, Actor: "you", Request: "PATCH json cm1",
-			Changes: []race.Change{{Path: "metadata.finalizers", Op: "changed", Old: []interface{}{"y", "z"}, New: []interface{}{"y"}}}}},
+			Changes: []race.Change{{Path: "metadata.finalizers", Op: "changed", Old: []any{"y", "z"}, New: []any{"y"}}}}},
 		Lost: []race.Loss{
 			{Field: "metadata.finalizers", Owner: "setup", Intended: "example.com/z", ErasedBy: "you", ErasedAtStep: 3, ErasedRV: "103", Reason: "r1"},
 			{Field: "metadata.finalizers", Owner: "you", Intended: "remove finalizer example.com/you", ErasedBy: "you", ErasedAtStep: 3, ErasedRV: "104", Reason: "r2"},

@@ -116,7 +116,7 @@ func FormatChange(c race.Change) string {
 	return fmt.Sprintf("~ %s: %s → %s", c.Path, compact(c.Old), compact(c.New))
 }
 
-func compact(v interface{}) string {
+func compact(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)

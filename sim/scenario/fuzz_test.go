@@ -96,7 +96,7 @@ func FuzzMarshalStrings(f *testing.F) {
 			t.Fatal(err)
 		}
 		s.Description = v
-		s.Objects[0].Object["data"] = map[string]interface{}{key: v, "list": []interface{}{v}}
+		s.Objects[0].Object["data"] = map[string]any{key: v, "list": []any{v}}
 		s.Controllers[0].Mutations = append(s.Controllers[0].Mutations,
 			controller.Mutation{Op: controller.Set, Path: controller.MustPath("data.y"), Value: v},
 			controller.Mutation{Op: controller.AddToSet, Path: controller.MustPath("metadata.finalizers"), Value: v,

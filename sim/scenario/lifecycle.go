@@ -113,12 +113,12 @@ func (p *parser) createObject(n *yaml.Node, field string) (*unstructured.Unstruc
 	if !ok {
 		return nil, false
 	}
-	m, isMap := v.(map[string]interface{})
+	m, isMap := v.(map[string]any)
 	if !isMap {
 		p.errorf(n, field, "want a Kubernetes object (a mapping), got %s", describe(n))
 		return nil, false
 	}
-	meta, _ := m["metadata"].(map[string]interface{})
+	meta, _ := m["metadata"].(map[string]any)
 	_, named := meta["name"]
 	gen, generated := meta["generateName"]
 	if meta != nil && !named && !generated {

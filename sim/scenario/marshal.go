@@ -121,7 +121,7 @@ func lagNode(l Lag) *yaml.Node {
 }
 
 // valueNode renders a JSON-shaped value; the types survive a Parse.
-func valueNode(v interface{}, depth int) (*yaml.Node, error) {
+func valueNode(v any, depth int) (*yaml.Node, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("value nested more than %d levels deep", maxDepth)
 	}
@@ -148,7 +148,7 @@ func valueNode(v interface{}, depth int) (*yaml.Node, error) {
 			s += ".0"
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s}, nil
-	case map[string]interface{}:
+	case map[string]any:
 		m := newMapping(false)
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -163,7 +163,7 @@ func valueNode(v interface{}, depth int) (*yaml.Node, error) {
 			m.add(k, c)
 		}
 		return m.n, nil
-	case []interface{}:
+	case []any:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 		for _, e := range x {
 			c, err := valueNode(e, depth+1)
@@ -178,7 +178,7 @@ func valueNode(v interface{}, depth int) (*yaml.Node, error) {
 }
 
 // simple reports whether v fits on one line of a flow mapping.
-func simple(v interface{}) bool {
+func simple(v any) bool {
 	switch x := v.(type) {
 	case nil, bool, int, int32, int64, float64:
 		return true
@@ -238,7 +238,7 @@ func scenarioNode(s *Scenario) (*yaml.Node, error) {
 
 // objectNode writes an object the way people write them: apiVersion, kind
 // and metadata first.
-func objectNode(obj map[string]interface{}) (*yaml.Node, error) {
+func objectNode(obj map[string]any) (*yaml.Node, error) {
 	n, err := valueNode(obj, 0)
 	if err != nil {
 		return nil, err
@@ -388,7 +388,7 @@ func mutationNode(mu controller.Mutation) (*yaml.Node, error) {
 	m := newMapping(false)
 	path := mu.Path.String()
 	str, isStr := mu.Value.(string)
-	single := func(key string, v interface{}) (*yaml.Node, error) {
+	single := func(key string, v any) (*yaml.Node, error) {
 		b := newMapping(simple(v))
 		vn, err := valueNode(v, 0)
 		if err != nil {

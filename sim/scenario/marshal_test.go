@@ -34,26 +34,26 @@ func TestMarshalBuiltScenario(t *testing.T) {
 	p := controller.MustPath
 	seed := uint64(42)
 	manual := Lag{Manual: true}
-	obj := &unstructured.Unstructured{Object: map[string]interface{}{
+	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1",
 		"kind":       "ConfigMap",
-		"metadata": map[string]interface{}{
+		"metadata": map[string]any{
 			"name": "cm1", "namespace": "default",
-			"labels": map[string]interface{}{"app.kubernetes.io/name": "web", "1": "one"},
+			"labels": map[string]any{"app.kubernetes.io/name": "web", "1": "one"},
 		},
-		"data": map[string]interface{}{
+		"data": map[string]any{
 			"count": "0", "flag": "true", "empty": "", "multi": "line one\nline two\n",
 			"colon": "a: b", "hash": "# not a comment", "star": "*x", "tilde": "~", "null": "null",
 			"spaces": "  padded  ", "quote": `it's "quoted"`, "date": "2026-01-01", "unicode": "größe ☃",
 		},
 	}}
-	widget := &unstructured.Unstructured{Object: map[string]interface{}{
+	widget := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "oracle.example.com/v1",
 		"kind":       "Widget",
-		"metadata":   map[string]interface{}{"name": "w", "namespace": "team-a"},
-		"spec": map[string]interface{}{
+		"metadata":   map[string]any{"name": "w", "namespace": "team-a"},
+		"spec": map[string]any{
 			"size": int64(3), "ratio": 2.0, "half": 0.5, "big": 1e21, "paused": false,
-			"items": []interface{}{"a", int64(1), nil, map[string]interface{}{}, []interface{}{}},
+			"items": []any{"a", int64(1), nil, map[string]any{}, []any{}},
 		},
 	}}
 	s := &Scenario{
@@ -77,7 +77,7 @@ func TestMarshalBuiltScenario(t *testing.T) {
 					{Op: controller.Set, Path: p("metadata.labels.count"), Value: int64(3)},
 					{Op: controller.Remove, Path: p("metadata.annotations.note")},
 					{Op: controller.Set, Path: p("data.count"), Value: "1", When: &controller.Condition{Path: p("data.count"), Equals: "0"}},
-					{Op: controller.Set, Path: p("data.obj"), Value: map[string]interface{}{"k": []interface{}{"v"}}},
+					{Op: controller.Set, Path: p("data.obj"), Value: map[string]any{"k": []any{"v"}}},
 					{Op: controller.Set, Path: p("data.multi"), Value: "x\ny", When: &controller.Condition{Path: p("data.gone"), Equals: nil}},
 					{Op: controller.Increment, Path: p("data.n"), By: 1},
 					{Op: controller.Increment, Path: p("data.m"), By: -3},
@@ -128,7 +128,7 @@ func TestMarshalRefusesWhatWouldNotLoad(t *testing.T) {
 	if _, err := Marshal(nil); err == nil {
 		t.Error("no error for nil")
 	}
-	bad := &Scenario{Name: "nan", Objects: []*unstructured.Unstructured{{Object: map[string]interface{}{"x": math.NaN()}}}}
+	bad := &Scenario{Name: "nan", Objects: []*unstructured.Unstructured{{Object: map[string]any{"x": math.NaN()}}}}
 	if _, err := Marshal(bad); err == nil {
 		t.Error("no error for NaN")
 	}

@@ -44,7 +44,7 @@ func (p *parser) missing(n *yaml.Node, field, key, hint string) {
 	p.errorf(n, field, "missing required field %q%s", key, hint)
 }
 
-func (p *parser) errorf(n *yaml.Node, field, format string, args ...interface{}) {
+func (p *parser) errorf(n *yaml.Node, field, format string, args ...any) {
 	line := 0
 	if n != nil {
 		line = n.Line
@@ -340,7 +340,7 @@ func indexField(parent string, i int) string { return fmt.Sprintf("%s[%d]", pare
 // value turns a node into the JSON-shaped value unstructured objects hold:
 // map[string]interface{}, []interface{}, string, int64, float64, bool, nil.
 // Scalars keep their YAML types; timestamps and binary stay text.
-func (p *parser) value(n *yaml.Node, field string, depth int) (interface{}, bool) {
+func (p *parser) value(n *yaml.Node, field string, depth int) (any, bool) {
 	if !p.visit(n, field) {
 		return nil, false
 	}
@@ -358,7 +358,7 @@ func (p *parser) value(n *yaml.Node, field string, depth int) (interface{}, bool
 		}
 		return p.value(d, field, depth+1)
 	case yaml.MappingNode:
-		m := make(map[string]interface{}, len(n.Content)/2)
+		m := make(map[string]any, len(n.Content)/2)
 		ok := true
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := deref(n.Content[i])
@@ -390,7 +390,7 @@ func (p *parser) value(n *yaml.Node, field string, depth int) (interface{}, bool
 		}
 		return m, ok
 	case yaml.SequenceNode:
-		l := make([]interface{}, 0, len(n.Content))
+		l := make([]any, 0, len(n.Content))
 		ok := true
 		for i, c := range n.Content {
 			v, vok := p.value(c, indexField(field, i), depth+1)
@@ -411,7 +411,7 @@ func (p *parser) value(n *yaml.Node, field string, depth int) (interface{}, bool
 	return nil, false
 }
 
-func (p *parser) scalar(n *yaml.Node, field string) (interface{}, bool) {
+func (p *parser) scalar(n *yaml.Node, field string) (any, bool) {
 	switch tag := n.ShortTag(); tag {
 	case "!!null":
 		return nil, true

@@ -291,7 +291,7 @@ func (p *parser) objects(n *yaml.Node) ([]*unstructured.Unstructured, map[api.Re
 			}
 			continue
 		}
-		m, isMap := v.(map[string]interface{})
+		m, isMap := v.(map[string]any)
 		if !isMap {
 			p.errorf(item, field, "want a Kubernetes object (a mapping), got %s", describe(item))
 			continue
@@ -316,9 +316,9 @@ func (p *parser) objects(n *yaml.Node) ([]*unstructured.Unstructured, map[api.Re
 }
 
 // checkObject checks the few fields the scenario itself needs.
-func (p *parser) checkObject(n *yaml.Node, field string, m map[string]interface{}) (api.Ref, bool) {
+func (p *parser) checkObject(n *yaml.Node, field string, m map[string]any) (api.Ref, bool) {
 	ok := true
-	str := func(key string, parent map[string]interface{}, pnode *yaml.Node, pfield string) string {
+	str := func(key string, parent map[string]any, pnode *yaml.Node, pfield string) string {
 		v, present := parent[key]
 		if !present {
 			p.errorf(pnode, pfield, "missing %s", key)
@@ -347,7 +347,7 @@ func (p *parser) checkObject(n *yaml.Node, field string, m map[string]interface{
 	var name, namespace string
 	metaNode := childNode(n, "metadata")
 	switch meta := m["metadata"].(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		name = str("name", meta, metaNode, field+".metadata")
 		if v, present := meta["namespace"]; present {
 			s, isStr := v.(string)

@@ -102,7 +102,7 @@ func TestParseTopLevel(t *testing.T) {
 	if l := s.LagOf(1); l != (Lag{Delay: 2 * time.Millisecond}) {
 		t.Errorf("lag of b %+v", l)
 	}
-	if got := s.Objects[0].Object["spec"].(map[string]interface{})["replicas"]; got != int64(1) {
+	if got := s.Objects[0].Object["spec"].(map[string]any)["replicas"]; got != int64(1) {
 		t.Errorf("replicas %#v", got)
 	}
 	roundTrip(t, s)
@@ -136,7 +136,7 @@ func TestParseMutations(t *testing.T) {
 		{"set: {path: spec.replicas, value: 3}", controller.Mutation{Op: controller.Set, Path: p("spec.replicas"), Value: int64(3)}},
 		{"set: {path: spec.paused, value: true}", controller.Mutation{Op: controller.Set, Path: p("spec.paused"), Value: true}},
 		{"set: {path: spec.ratio, value: 0.5}", controller.Mutation{Op: controller.Set, Path: p("spec.ratio"), Value: 0.5}},
-		{"set: {path: spec.selector, value: {app: web}}", controller.Mutation{Op: controller.Set, Path: p("spec.selector"), Value: map[string]interface{}{"app": "web"}}},
+		{"set: {path: spec.selector, value: {app: web}}", controller.Mutation{Op: controller.Set, Path: p("spec.selector"), Value: map[string]any{"app": "web"}}},
 		{"set: {path: 'spec.template.spec.containers[name=app].image', value: nginx}", controller.Mutation{Op: controller.Set, Path: p("spec.template.spec.containers[name=app].image"), Value: "nginx"}},
 		{"remove: data.owner", controller.Mutation{Op: controller.Remove, Path: p("data.owner")}},
 		{"increment: data.count", controller.Mutation{Op: controller.Increment, Path: p("data.count"), By: 1}},
@@ -295,8 +295,8 @@ func TestParseObjectValues(t *testing.T) {
 		"controllers: [{name: a, target: Deployment/web, mutations: [remove: spec.paused], write: update}]",
 	))
 	obj := s.Objects[0].Object
-	spec := obj["spec"].(map[string]interface{})
-	for path, want := range map[string]interface{}{
+	spec := obj["spec"].(map[string]any)
+	for path, want := range map[string]any{
 		"spec.replicas": int64(3),
 		"spec.paused":   false,
 		"spec.ratio":    1.0,
@@ -314,7 +314,7 @@ func TestParseObjectValues(t *testing.T) {
 	if _, ok := spec["none"]; !ok || spec["none"] != nil {
 		t.Errorf("none: %#v", spec["none"])
 	}
-	if !reflect.DeepEqual(spec["empty"], map[string]interface{}{}) {
+	if !reflect.DeepEqual(spec["empty"], map[string]any{}) {
 		t.Errorf("empty: %#v", spec["empty"])
 	}
 	// Unstructured can deep-copy it: every value is of a JSON type.

@@ -147,14 +147,14 @@ func bodyHint(w controller.WriteMethod) string {
 
 // pathText is a place in a body as the field of a message: .metadata.name,
 // [0].path, .metadata["$setElementOrder/finalizers"].
-func pathText(at []interface{}) string {
+func pathText(at []any) string {
 	s := controller.BodyProblem{At: at}.String()
 	return strings.TrimSuffix(s, ": ")
 }
 
 // bodyNode finds the node at a place in a body, or the deepest node on the
 // way there (for the line of a message about a field that is missing).
-func bodyNode(n *yaml.Node, at []interface{}) *yaml.Node {
+func bodyNode(n *yaml.Node, at []any) *yaml.Node {
 	for _, k := range at {
 		d := deref(n)
 		if d == nil {

@@ -50,9 +50,9 @@ func TestParseSubresourceBodyNoop(t *testing.T) {
 			func(p controller.Program) bool { return !p.SendNoop }},
 		{"merge patch body with null", []string{"  write: merge-patch", "  body: {spec: {size: null, color: red}, metadata: {name: w1, resourceVersion: '101'}}"},
 			func(p controller.Program) bool {
-				return reflect.DeepEqual(p.Body, map[string]interface{}{
-					"spec":     map[string]interface{}{"size": nil, "color": "red"},
-					"metadata": map[string]interface{}{"name": "w1", "resourceVersion": "101"},
+				return reflect.DeepEqual(p.Body, map[string]any{
+					"spec":     map[string]any{"size": nil, "color": "red"},
+					"metadata": map[string]any{"name": "w1", "resourceVersion": "101"},
 				}) && len(p.Mutations) == 0
 			}},
 		{"json patch op list", []string{"  write: json-patch", "  subresource: status", "  body:",
@@ -60,10 +60,10 @@ func TestParseSubresourceBodyNoop(t *testing.T) {
 			"  - {op: add, path: /status/items, value: []}",
 			"  - {op: copy, from: /metadata/name, path: /status/message}",
 			"  - {op: remove, path: /spec/size}"},
-			func(p controller.Program) bool { l, _ := p.Body.([]interface{}); return len(l) == 4 }},
+			func(p controller.Program) bool { l, _ := p.Body.([]any); return len(l) == 4 }},
 		{"a body with withRV false and test none", []string{"  write: json-patch", "  withRV: false", "  test: none", "  body: []"},
 			func(p controller.Program) bool {
-				l, ok := p.Body.([]interface{})
+				l, ok := p.Body.([]any)
 				return ok && len(l) == 0 && !p.WithRV
 			}},
 		{"apply body", []string{"  write: apply", "  fieldManager: ctl", "  body: {apiVersion: oracle.example.com/v1, kind: Widget, metadata: {name: w1}, spec: {size: 2}}"},
@@ -92,7 +92,7 @@ func TestParseStrategicDirectives(t *testing.T) {
 		"    data: {$patch: replace, x: '1'}",
 	))
 	roundTrip(t, s)
-	md := s.Controllers[0].Body.(map[string]interface{})["metadata"].(map[string]interface{})
+	md := s.Controllers[0].Body.(map[string]any)["metadata"].(map[string]any)
 	if _, ok := md["$setElementOrder/finalizers"]; !ok {
 		t.Fatalf("body %v", s.Controllers[0].Body)
 	}
@@ -189,7 +189,7 @@ func TestWriteOptionErrors(t *testing.T) {
 // it is saved, like any scenario that would not load.
 func TestMarshalRefusesABodyThatWouldNotLoad(t *testing.T) {
 	s := mustParse(t, widgetCtrl("- name: a", "  target: Widget/w1", "  write: merge-patch", "  body: {spec: {size: 2}}"))
-	s.Controllers[0].Body = map[string]interface{}{"metadata": map[string]interface{}{"name": "w2"}}
+	s.Controllers[0].Body = map[string]any{"metadata": map[string]any{"name": "w2"}}
 	if _, err := Marshal(s); err == nil || !strings.Contains(err.Error(), `the target's name is "w1", not "w2"`) {
 		t.Fatalf("Marshal: %v", err)
 	}

@@ -17,12 +17,12 @@ import (
 // glamour, the renderer prose replaced, stays here as the reference the
 // new one is held to (a test-only dependency: the binary does not link it).
 
-var glamourRenderers = map[[2]interface{}]*glamour.TermRenderer{}
+var glamourRenderers = map[[2]any]*glamour.TermRenderer{}
 
 // glamourProse is how prose was rendered before: glamour with the
 // package's changes to its styles.
 func glamourProse(text, style string, width int) (string, error) {
-	rk := [2]interface{}{style, width}
+	rk := [2]any{style, width}
 	r, ok := glamourRenderers[rk]
 	if !ok {
 		cfg, err := glamourConfig(style)

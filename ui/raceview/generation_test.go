@@ -105,7 +105,7 @@ func TestGenerationShownBesideObservedGeneration(t *testing.T) {
 func TestGenerationShownWhenItMoves(t *testing.T) {
 	m := newView(scenarioRace(t, "../../lessons/course/scenarios/gen-bumps.yaml"), false)
 	for _, v := range m.Run().Outcome.Versions {
-		st, _ := v.Object["status"].(map[string]interface{})
+		st, _ := v.Object["status"].(map[string]any)
 		if _, ok := st["observedGeneration"]; ok {
 			t.Fatal("gen-bumps now writes observedGeneration: the test no longer checks the second case")
 		}
@@ -158,7 +158,7 @@ schedule: [labeler, labeler, reporter, reporter]
 	}
 	// The widget does have a generation: it is the rule that hides it.
 	last := widget.Outcome.Versions[len(widget.Outcome.Versions)-1].Object
-	if g := last["metadata"].(map[string]interface{})["generation"]; g == nil {
+	if g := last["metadata"].(map[string]any)["generation"]; g == nil {
 		t.Fatal("the widget has no generation: the test checks nothing")
 	}
 	m := newView(widget, false)

@@ -130,7 +130,7 @@ func (m Model) inspectVersion(out []string, s race.Step, w int) []string {
 	}
 	v := o.Versions[s.Version]
 	out = append(out, st.Bold.Render("version it produced: RV "+v.RV))
-	var prev map[string]interface{}
+	var prev map[string]any
 	prevRV := ""
 	ref := api.RefOf(&unstructured.Unstructured{Object: v.Object})
 	for i := s.Version - 1; i >= 0; i-- {

@@ -171,11 +171,11 @@ func TestRequeueIsARow(t *testing.T) {
 // TestOnlyManagedFieldsMovedSaysWhy: a write that changes no field but
 // moves the owners explains its new resourceVersion.
 func TestOnlyManagedFieldsMovedSaysWhy(t *testing.T) {
-	prev := map[string]interface{}{"metadata": map[string]interface{}{"managedFields": []interface{}{
-		map[string]interface{}{"manager": "a", "operation": "Apply", "fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:x": map[string]interface{}{}}}}}}}
-	cur := map[string]interface{}{"metadata": map[string]interface{}{"managedFields": []interface{}{
-		map[string]interface{}{"manager": "a", "operation": "Apply", "fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:x": map[string]interface{}{}}}},
-		map[string]interface{}{"manager": "b", "operation": "Apply", "fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:x": map[string]interface{}{}}}}}}}
+	prev := map[string]any{"metadata": map[string]any{"managedFields": []any{
+		map[string]any{"manager": "a", "operation": "Apply", "fieldsV1": map[string]any{"f:data": map[string]any{"f:x": map[string]any{}}}}}}}
+	cur := map[string]any{"metadata": map[string]any{"managedFields": []any{
+		map[string]any{"manager": "a", "operation": "Apply", "fieldsV1": map[string]any{"f:data": map[string]any{"f:x": map[string]any{}}}},
+		map[string]any{"manager": "b", "operation": "Apply", "fieldsV1": map[string]any{"f:data": map[string]any{"f:x": map[string]any{}}}}}}}
 	m := New(styles.New(true, true))
 	v := ansi.Strip(strings.Join(m.unchangedLines(prev, cur, "102", "103", 80), "\n"))
 	must(t, v, "yet the version moved 102 → 103", "managedFields", "b became a field manager (Apply): data.x")

@@ -17,7 +17,7 @@ import (
 
 // versionName is the name of the object a version is of.
 func versionName(v race.Version, target api.Ref) string {
-	if md, ok := v.Object["metadata"].(map[string]interface{}); ok {
+	if md, ok := v.Object["metadata"].(map[string]any); ok {
 		if n, ok := md["name"].(string); ok && n != "" {
 			return n
 		}

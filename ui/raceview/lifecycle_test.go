@@ -12,7 +12,7 @@ import (
 // a create goes to the collection, and a delete's preconditions are named.
 func TestLifecycleWords(t *testing.T) {
 	target := api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "parent"}
-	v := race.Version{Object: map[string]interface{}{"metadata": map[string]interface{}{"name": "child-x7k2q"}}}
+	v := race.Version{Object: map[string]any{"metadata": map[string]any{"name": "child-x7k2q"}}}
 	if got := versionName(v, target); got != "child-x7k2q" {
 		t.Errorf("version title names %q", got)
 	}

@@ -123,7 +123,7 @@ func (m Model) showGeneration() bool {
 // generationMark is how the generation line of cur differs from prev's:
 // the diff of an outcome (race.Diff) leaves the generation out, as the
 // server's bookkeeping, so the pane compares it itself.
-func generationMark(prev, cur map[string]interface{}) mark {
+func generationMark(prev, cur map[string]any) mark {
 	g, ok, _ := unstructured.NestedFieldNoCopy(cur, "metadata", "generation")
 	pg, pok, _ := unstructured.NestedFieldNoCopy(prev, "metadata", "generation")
 	switch {
@@ -153,7 +153,7 @@ func (m Model) renderObject(vi, pi, w int, full bool) []string {
 		title += " · deleted"
 	}
 	lines := []string{layout.Rule(title, w, st.Heading)}
-	var prevObj map[string]interface{}
+	var prevObj map[string]any
 	prevRV := ""
 	if pi >= 0 {
 		prevObj, prevRV = o.Versions[pi].Object, o.Versions[pi].RV
@@ -228,7 +228,7 @@ func (m Model) renderObject(vi, pi, w int, full bool) []string {
 // that changes nothing keeps its version; one that moves only the
 // managedFields (a new owner, an owner's fields) is a change the server
 // stores, so it gets a new resourceVersion, and this says which.
-func (m Model) unchangedLines(prev, cur map[string]interface{}, prevRV, rv string, w int) []string {
+func (m Model) unchangedLines(prev, cur map[string]any, prevRV, rv string, w int) []string {
 	st := m.st
 	if prevRV == rv {
 		return []string{st.Faint.Render("  no field changed since RV " + prevRV)}
@@ -305,7 +305,7 @@ func childPath(prefix, k string) string {
 	return k
 }
 
-func orderedKeys(prefix string, cur, prev map[string]interface{}) []string {
+func orderedKeys(prefix string, cur, prev map[string]any) []string {
 	seen := map[string]bool{}
 	var keys []string
 	for _, k := range firstKeys[prefix] {
@@ -335,7 +335,7 @@ func orderedKeys(prefix string, cur, prev map[string]interface{}) []string {
 
 // mapping emits a map's fields; prev is the same map in the version
 // before, whose fields missing now are shown as removed (ghost) lines.
-func (e *emitter) mapping(prefix string, depth int, cur, prev map[string]interface{}, gone bool) {
+func (e *emitter) mapping(prefix string, depth int, cur, prev map[string]any, gone bool) {
 	for _, k := range orderedKeys(prefix, cur, prev) {
 		path := childPath(prefix, k)
 		if hidden[path] && !(path == "metadata.generation" && e.showGen) {
@@ -353,7 +353,7 @@ func (e *emitter) mapping(prefix string, depth int, cur, prev map[string]interfa
 			e.value(path, k, depth, pv, nil, true)
 			continue
 		}
-		var pv interface{}
+		var pv any
 		if prev != nil {
 			pv = prev[k]
 		}
@@ -361,25 +361,25 @@ func (e *emitter) mapping(prefix string, depth int, cur, prev map[string]interfa
 	}
 }
 
-func (e *emitter) value(path, k string, depth int, v, pv interface{}, gone bool) {
+func (e *emitter) value(path, k string, depth int, v, pv any, gone bool) {
 	indent := strings.Repeat("  ", depth)
 	switch x := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		if len(x) == 0 {
 			e.line(path, indent+k+": {}", gone)
 			return
 		}
 		e.line(path, indent+k+":", gone && e.isRemoved(path))
-		pm, _ := pv.(map[string]interface{})
+		pm, _ := pv.(map[string]any)
 		e.mapping(path, depth+1, x, pm, gone)
-	case []interface{}:
+	case []any:
 		if len(x) == 0 {
 			e.line(path, indent+k+": []", gone)
 			return
 		}
 		e.line(path, indent+k+":", gone)
 		for _, item := range x {
-			if im, ok := item.(map[string]interface{}); ok {
+			if im, ok := item.(map[string]any); ok {
 				first := true
 				for _, ik := range orderedKeys("", im, nil) {
 					lead := indent + "  "
@@ -498,7 +498,7 @@ func (e *emitter) lostNote(l race.Loss) []string {
 
 // scalar formats a leaf the way YAML would, quoting strings that would
 // otherwise read as numbers, booleans or null.
-func scalar(v interface{}) string {
+func scalar(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
@@ -509,7 +509,7 @@ func scalar(v interface{}) string {
 		return x
 	case bool:
 		return strconv.FormatBool(x)
-	case map[string]interface{}, []interface{}:
+	case map[string]any, []any:
 		return flow(v)
 	}
 	return fmt.Sprint(v)
@@ -518,9 +518,9 @@ func scalar(v interface{}) string {
 // flow writes a map or a list on one line as YAML's flow style does
 // ({} and [] when empty, as kubectl prints them), for a value inside a
 // list item that the block style does not reach.
-func flow(v interface{}) string {
+func flow(v any) string {
 	switch x := v.(type) {
-	case map[string]interface{}:
+	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
@@ -531,7 +531,7 @@ func flow(v interface{}) string {
 			parts[i] = scalar(k) + ": " + flow(x[k])
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
-	case []interface{}:
+	case []any:
 		parts := make([]string, len(x))
 		for i, item := range x {
 			parts[i] = flow(item)

@@ -16,12 +16,12 @@ type owner struct {
 }
 
 // owners reads metadata.managedFields, in the server's order.
-func owners(obj map[string]interface{}) []owner {
-	md, _ := obj["metadata"].(map[string]interface{})
-	list, _ := md["managedFields"].([]interface{})
+func owners(obj map[string]any) []owner {
+	md, _ := obj["metadata"].(map[string]any)
+	list, _ := md["managedFields"].([]any)
 	var out []owner
 	for _, e := range list {
-		em, ok := e.(map[string]interface{})
+		em, ok := e.(map[string]any)
 		if !ok {
 			continue
 		}
@@ -29,7 +29,7 @@ func owners(obj map[string]interface{}) []owner {
 		o.Manager, _ = em["manager"].(string)
 		o.Operation, _ = em["operation"].(string)
 		o.Subresource, _ = em["subresource"].(string)
-		if f, ok := em["fieldsV1"].(map[string]interface{}); ok {
+		if f, ok := em["fieldsV1"].(map[string]any); ok {
 			fieldPaths("", f, &o.Fields)
 			sort.Strings(o.Fields)
 		}
@@ -40,7 +40,7 @@ func owners(obj map[string]interface{}) []owner {
 
 // fieldPaths flattens a fieldsV1 set ({"f:data":{"f:x":{}}}) into the
 // paths a learner reads ("data.x"); list items keyed by their key.
-func fieldPaths(prefix string, set map[string]interface{}, out *[]string) {
+func fieldPaths(prefix string, set map[string]any, out *[]string) {
 	leaf := true
 	for k, v := range set {
 		if k == "." {
@@ -59,7 +59,7 @@ func fieldPaths(prefix string, set map[string]interface{}, out *[]string) {
 		default:
 			p = prefix + "." + k
 		}
-		sub, _ := v.(map[string]interface{})
+		sub, _ := v.(map[string]any)
 		fieldPaths(p, sub, out)
 	}
 	if leaf && prefix != "" {
@@ -126,7 +126,7 @@ func (m Model) renderOwners(vi, w int) []string {
 // ownershipChanges says how managedFields moved from one version to the
 // next: the reason a write that changed no field still got a new
 // resourceVersion.
-func ownershipChanges(prev, cur map[string]interface{}) []string {
+func ownershipChanges(prev, cur map[string]any) []string {
 	before := map[string]owner{}
 	for _, o := range owners(prev) {
 		before[o.Manager+"\x00"+o.Operation+"\x00"+o.Subresource] = o

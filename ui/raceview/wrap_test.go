@@ -258,11 +258,11 @@ func TestWaitLinesFitAndHang(t *testing.T) {
 // An empty map or list inside a list item prints as YAML would: {} and [],
 // never Go's map[].
 func TestEmptyValuesInListItems(t *testing.T) {
-	for v, want := range map[string]interface{}{
-		"{}":             map[string]interface{}{},
-		"[]":             []interface{}{},
-		"{a: 1, b: [x]}": map[string]interface{}{"b": []interface{}{"x"}, "a": int64(1)},
-		`["1", {}]`:      []interface{}{"1", map[string]interface{}{}},
+	for v, want := range map[string]any{
+		"{}":             map[string]any{},
+		"[]":             []any{},
+		"{a: 1, b: [x]}": map[string]any{"b": []any{"x"}, "a": int64(1)},
+		`["1", {}]`:      []any{"1", map[string]any{}},
 	} {
 		if got := scalar(want); got != v {
 			t.Errorf("scalar(%#v) = %q, want %q", want, got, v)
@@ -304,16 +304,16 @@ func TestTheLearnersControllerIsYou(t *testing.T) {
 
 // Field managers named "you" own fields in the second person.
 func TestOwnershipChangesAgreeWithYou(t *testing.T) {
-	mf := func(entries ...map[string]interface{}) map[string]interface{} {
-		list := make([]interface{}, len(entries))
+	mf := func(entries ...map[string]any) map[string]any {
+		list := make([]any, len(entries))
 		for i, e := range entries {
 			list[i] = e
 		}
-		return map[string]interface{}{"metadata": map[string]interface{}{"managedFields": list}}
+		return map[string]any{"metadata": map[string]any{"managedFields": list}}
 	}
-	entry := func(manager, field string) map[string]interface{} {
-		return map[string]interface{}{"manager": manager, "operation": "Apply",
-			"fieldsV1": map[string]interface{}{"f:data": map[string]interface{}{"f:" + field: map[string]interface{}{}}}}
+	entry := func(manager, field string) map[string]any {
+		return map[string]any{"manager": manager, "operation": "Apply",
+			"fieldsV1": map[string]any{"f:data": map[string]any{"f:" + field: map[string]any{}}}}
 	}
 	prev := mf(entry("you", "x"), entry("b", "y"), entry("gone", "z"), entry("left", "w"))
 	cur := mf(entry("you", "y"), entry("b", "x"))

@@ -281,7 +281,7 @@ func (m *Model) commitEdit() error {
 }
 
 // summary is the object in one line: its name and its top-level fields.
-func summary(obj map[string]interface{}) string {
+func summary(obj map[string]any) string {
 	var parts []string
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
@@ -292,7 +292,7 @@ func summary(obj map[string]interface{}) string {
 		if k == "apiVersion" || k == "kind" || k == "metadata" {
 			continue
 		}
-		if sub, ok := obj[k].(map[string]interface{}); ok {
+		if sub, ok := obj[k].(map[string]any); ok {
 			var fs []string
 			for f := range sub {
 				fs = append(fs, f)
@@ -303,7 +303,7 @@ func summary(obj map[string]interface{}) string {
 			parts = append(parts, k)
 		}
 	}
-	name, _ := obj["metadata"].(map[string]interface{})["name"].(string)
+	name, _ := obj["metadata"].(map[string]any)["name"].(string)
 	return name + " · " + strings.Join(parts, " · ")
 }
 

@@ -215,7 +215,7 @@ func (m Model) CapturesKeys() bool {
 // Exploring reports whether the explorer is running.
 func (m Model) Exploring() bool { return m.ex.running != nil }
 
-func (m *Model) setNotice(bad bool, format string, args ...interface{}) {
+func (m *Model) setNotice(bad bool, format string, args ...any) {
 	m.notice, m.bad = fmt.Sprintf(format, args...), bad
 }
 

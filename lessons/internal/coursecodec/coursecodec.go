@@ -51,8 +51,8 @@ const (
 )
 
 var (
-	mapType  = reflect.TypeFor[map[string]interface{}]()
-	listType = reflect.TypeFor[[]interface{}]()
+	mapType  = reflect.TypeFor[map[string]any]()
+	listType = reflect.TypeFor[[]any]()
 )
 
 // Encode returns v's encoding; v is a pointer to the value.
@@ -483,9 +483,9 @@ func (d *decoder) dynamic() any {
 	case tagMap:
 		n := d.length()
 		if n < 0 {
-			return map[string]interface{}(nil)
+			return map[string]any(nil)
 		}
-		m := make(map[string]interface{}, n)
+		m := make(map[string]any, n)
 		for range n {
 			k := d.str()
 			m[k] = d.dynamic()
@@ -494,9 +494,9 @@ func (d *decoder) dynamic() any {
 	case tagList:
 		n := d.length()
 		if n < 0 {
-			return []interface{}(nil)
+			return []any(nil)
 		}
-		l := make([]interface{}, n)
+		l := make([]any, n)
 		for i := range l {
 			l[i] = d.dynamic()
 		}

@@ -27,8 +27,8 @@ type sample struct {
 	M       map[string]*inner
 	NilM    map[string]int
 	EmptyM  map[string]int
-	Any     interface{}
-	Obj     map[string]interface{}
+	Any     any
+	Obj     map[string]any
 	Path    controller.Path
 	NoPath  controller.Path
 	Bytes   []byte
@@ -41,8 +41,8 @@ func full() *sample {
 		P: &inner{"p", 1}, L: []inner{{"a", 2}, {"", 0}}, EmptyL: []string{},
 		M: map[string]*inner{"z": {"z", 26}, "a": nil}, EmptyM: map[string]int{},
 		Any: int64(3),
-		Obj: map[string]interface{}{"s": "x", "i": int64(1), "f": 2.5, "n": nil, "t": true, "int": 4,
-			"m": map[string]interface{}{}, "nilm": map[string]interface{}(nil), "l": []interface{}{"a", int64(1), []interface{}{}}},
+		Obj: map[string]any{"s": "x", "i": int64(1), "f": 2.5, "n": nil, "t": true, "int": 4,
+			"m": map[string]any{}, "nilm": map[string]any(nil), "l": []any{"a", int64(1), []any{}}},
 		Path:  controller.MustPath(`spec.template.spec.containers[name=app].image`),
 		Bytes: []byte{0, 1, 2},
 	}
@@ -81,7 +81,7 @@ func TestRefusals(t *testing.T) {
 	if _, err := Encode(&struct{ private int }{1}); err == nil {
 		t.Error("an unexported field that is set was written")
 	}
-	if _, err := Encode(&struct{ X interface{} }{int32(1)}); err == nil {
+	if _, err := Encode(&struct{ X any }{int32(1)}); err == nil {
 		t.Error("an interface{} holding an int32 was written")
 	}
 	if _, err := Encode(&struct{ M map[int]string }{}); err == nil {

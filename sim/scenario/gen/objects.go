@@ -40,11 +40,11 @@ type Field struct {
 	// Status: under status (an update of the main resource drops it).
 	Status bool
 	// Values are what a set writes or a condition compares with.
-	Values []interface{}
+	Values []any
 }
 
 // value draws a value for the field.
-func (f Field) value(r *rand.Rand) interface{} { return f.Values[r.IntN(len(f.Values))] }
+func (f Field) value(r *rand.Rand) any { return f.Values[r.IntN(len(f.Values))] }
 
 // The metadata every kind shares: label and annotation keys (plain and
 // prefixed), and qualified finalizer names.
@@ -56,16 +56,16 @@ var (
 	finalizerNames = []string{"example.com/a", "example.com/b", "example.com/keep"}
 )
 
-func strs(xs ...string) []interface{} {
-	out := make([]interface{}, len(xs))
+func strs(xs ...string) []any {
+	out := make([]any, len(xs))
 	for i, x := range xs {
 		out[i] = x
 	}
 	return out
 }
 
-func ints(xs ...int64) []interface{} {
-	out := make([]interface{}, len(xs))
+func ints(xs ...int64) []any {
+	out := make([]any, len(xs))
 	for i, x := range xs {
 		out[i] = x
 	}
@@ -74,16 +74,16 @@ func ints(xs ...int64) []interface{} {
 
 // meta is an object's metadata before the tables of MetaSlots add
 // labels, annotations or finalizers.
-func meta(name string) map[string]interface{} {
-	return map[string]interface{}{"name": name, "namespace": scenario.DefaultNamespace}
+func meta(name string) map[string]any {
+	return map[string]any{"name": name, "namespace": scenario.DefaultNamespace}
 }
 
 func configMap(r *rand.Rand, name string, immutable bool) *Object {
-	data := map[string]interface{}{"mode": oneOf(r, "blue", "red"), "count": oneOf(r, "0", "7")}
+	data := map[string]any{"mode": oneOf(r, "blue", "red"), "count": oneOf(r, "0", "7")}
 	if r.IntN(2) == 0 {
 		data["items"] = "x"
 	}
-	obj := map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta(name), "data": data}
+	obj := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta(name), "data": data}
 	if immutable {
 		obj["immutable"] = true
 	}
@@ -97,34 +97,34 @@ func configMap(r *rand.Rand, name string, immutable bool) *Object {
 }
 
 func deployment(r *rand.Rand, name string, probes bool) *Object {
-	container := map[string]interface{}{"name": "app", "image": oneOf(r, "nginx:1.0", "api:1.0")}
+	container := map[string]any{"name": "app", "image": oneOf(r, "nginx:1.0", "api:1.0")}
 	if probes {
-		container["livenessProbe"] = map[string]interface{}{
-			"httpGet": map[string]interface{}{"port": int64(8080)},
+		container["livenessProbe"] = map[string]any{
+			"httpGet": map[string]any{"port": int64(8080)},
 		}
-		container["env"] = []interface{}{map[string]interface{}{"name": "POD", "valueFrom": map[string]interface{}{
-			"fieldRef": map[string]interface{}{"fieldPath": "metadata.name"}}}}
+		container["env"] = []any{map[string]any{"name": "POD", "valueFrom": map[string]any{
+			"fieldRef": map[string]any{"fieldPath": "metadata.name"}}}}
 	}
 	if r.IntN(2) == 0 {
-		container["args"] = []interface{}{"--v=1"}
+		container["args"] = []any{"--v=1"}
 	}
-	spec := map[string]interface{}{
+	spec := map[string]any{
 		"replicas": oneOf(r, int64(1), int64(3)),
-		"selector": map[string]interface{}{"matchLabels": map[string]interface{}{"app": name}},
-		"template": map[string]interface{}{
-			"metadata": map[string]interface{}{"labels": map[string]interface{}{"app": name}},
-			"spec":     map[string]interface{}{"containers": []interface{}{container}},
+		"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
+		"template": map[string]any{
+			"metadata": map[string]any{"labels": map[string]any{"app": name}},
+			"spec":     map[string]any{"containers": []any{container}},
 		},
 	}
 	if r.IntN(3) == 0 {
 		spec["paused"] = true
 	}
-	obj := map[string]interface{}{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta(name), "spec": spec}
+	obj := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": meta(name), "spec": spec}
 	return &Object{Obj: &unstructured.Unstructured{Object: obj}, Status: true, Fields: []Field{
 		{Path: "spec.replicas", Type: Int, Values: ints(0, 2, 5)},
 		// Not false or 0: a Deployment stores those as absent (omitempty),
 		// which odd/zero-values draws on its own.
-		{Path: "spec.paused", Type: Bool, Values: []interface{}{true}},
+		{Path: "spec.paused", Type: Bool, Values: []any{true}},
 		{Path: "spec.minReadySeconds", Type: Int, Values: ints(5, 10)},
 		{Path: "spec.revisionHistoryLimit", Type: Int, Values: ints(1, 10)},
 		{Path: "spec.template.spec.containers[name=app].image", Type: Str, Values: strs("nginx:1.1", "api:2.0")},
@@ -139,32 +139,32 @@ func deployment(r *rand.Rand, name string, probes bool) *Object {
 }
 
 func widget(r *rand.Rand, name string) *Object {
-	spec := map[string]interface{}{"size": oneOf(r, int64(1), int64(3))}
+	spec := map[string]any{"size": oneOf(r, int64(1), int64(3))}
 	if r.IntN(2) == 0 {
 		spec["color"] = oneOf(r, "blue", "red")
 	}
 	if r.IntN(2) == 0 {
-		spec["items"] = []interface{}{"x"}
+		spec["items"] = []any{"x"}
 	}
-	obj := map[string]interface{}{"apiVersion": api.WidgetGroup + "/v1", "kind": "Widget", "metadata": meta(name), "spec": spec}
+	obj := map[string]any{"apiVersion": api.WidgetGroup + "/v1", "kind": "Widget", "metadata": meta(name), "spec": spec}
 	if r.IntN(3) == 0 {
 		// A status in the create: a custom resource's create drops it.
-		obj["status"] = map[string]interface{}{"phase": "Pending"}
+		obj["status"] = map[string]any{"phase": "Pending"}
 	}
 	return &Object{Obj: &unstructured.Unstructured{Object: obj}, Status: true, Fields: []Field{
 		{Path: "spec.size", Type: Int, Values: ints(2, 5)},
 		{Path: "spec.color", Type: Str, Values: strs("blue", "red", "green")},
 		{Path: "spec.replicas", Type: Int, Values: ints(1, 4)},
-		{Path: "spec.paused", Type: Bool, Values: []interface{}{true, false}},
+		{Path: "spec.paused", Type: Bool, Values: []any{true, false}},
 		{Path: "spec.items", Type: List, Values: strs("x", "y")},
 		{Path: "spec.owner", Type: Str, Values: strs("a", "b")},
 		{Path: "status.phase", Type: Str, Status: true, Values: strs("Pending", "Ready")},
 		{Path: "status.observedGeneration", Type: Int, Status: true, Values: ints(1, 2)},
 		{Path: "status.count", Type: Int, Status: true, Values: ints(0, 1)},
 		{Path: "status.message", Type: Str, Status: true, Values: strs("ok", "busy")},
-		{Path: "status.conditions", Type: Conds, Status: true, Values: []interface{}{
-			map[string]interface{}{"type": "Ready", "status": "True"},
-			map[string]interface{}{"type": "Synced", "status": "False"},
+		{Path: "status.conditions", Type: Conds, Status: true, Values: []any{
+			map[string]any{"type": "Ready", "status": "True"},
+			map[string]any{"type": "Synced", "status": "False"},
 		}},
 	}}
 }

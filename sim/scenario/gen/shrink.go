@@ -209,11 +209,11 @@ func swap[T comparable](p *T, v T) bool {
 // trimmable lists the parts of an initial object a race may do without:
 // each label, annotation and finalizer, each data key, each optional
 // spec and status key. (Identity and a Deployment's required fields stay.)
-func trimmable(obj map[string]interface{}) [][]string {
+func trimmable(obj map[string]any) [][]string {
 	var out [][]string
-	meta, _ := obj["metadata"].(map[string]interface{})
+	meta, _ := obj["metadata"].(map[string]any)
 	for _, k := range []string{"labels", "annotations"} {
-		m, _ := meta[k].(map[string]interface{})
+		m, _ := meta[k].(map[string]any)
 		for _, key := range slices.Sorted(maps.Keys(m)) {
 			out = append(out, []string{"metadata", k, key})
 		}
@@ -229,7 +229,7 @@ func trimmable(obj map[string]interface{}) [][]string {
 	}
 	if containers, ok := nestedList(obj, "spec", "template", "spec", "containers"); ok {
 		for i, c := range containers {
-			cm, _ := c.(map[string]interface{})
+			cm, _ := c.(map[string]any)
 			for _, key := range slices.Sorted(maps.Keys(cm)) {
 				if key != "name" && key != "image" {
 					out = append(out, []string{"spec", "template", "spec", "containers", fmt.Sprint(i), key})
@@ -238,7 +238,7 @@ func trimmable(obj map[string]interface{}) [][]string {
 		}
 	}
 	for _, top := range []string{"data", "spec"} {
-		m, _ := obj[top].(map[string]interface{})
+		m, _ := obj[top].(map[string]any)
 		for _, key := range slices.Sorted(maps.Keys(m)) {
 			if obj["kind"] == "Deployment" && (key == "selector" || key == "template") {
 				continue
@@ -249,16 +249,16 @@ func trimmable(obj map[string]interface{}) [][]string {
 	return out
 }
 
-func nestedList(obj map[string]interface{}, path ...string) ([]interface{}, bool) {
-	var cur interface{} = obj
+func nestedList(obj map[string]any, path ...string) ([]any, bool) {
+	var cur any = obj
 	for _, k := range path {
-		m, ok := cur.(map[string]interface{})
+		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false
 		}
 		cur = m[k]
 	}
-	l, ok := cur.([]interface{})
+	l, ok := cur.([]any)
 	return l, ok
 }
 
@@ -266,14 +266,14 @@ func nestedList(obj map[string]interface{}, path ...string) ([]interface{}, bool
 // and a labels or annotations map that leaves empty.
 func dropObjectField(i int, path []string) cut {
 	return func(s *scenario.Scenario) bool {
-		var cur interface{} = s.Objects[i].Object
-		var parents []map[string]interface{}
+		var cur any = s.Objects[i].Object
+		var parents []map[string]any
 		for _, k := range path[:len(path)-1] {
 			switch x := cur.(type) {
-			case map[string]interface{}:
+			case map[string]any:
 				parents = append(parents, x)
 				cur = x[k]
-			case []interface{}:
+			case []any:
 				n, err := strconv.Atoi(k)
 				if err != nil || n >= len(x) {
 					return false
@@ -283,7 +283,7 @@ func dropObjectField(i int, path []string) cut {
 				return false
 			}
 		}
-		m, ok := cur.(map[string]interface{})
+		m, ok := cur.(map[string]any)
 		last := path[len(path)-1]
 		if !ok {
 			return false

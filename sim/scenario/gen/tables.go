@@ -46,19 +46,19 @@ var MetaSlots = []*Table{
 	{Slot: "labels", Entries: []Feature{
 		{Name: "labels/none", Apply: func(d *Draw) {}},
 		{Name: "labels/one", Apply: func(d *Draw) {
-			d.meta()["labels"] = map[string]interface{}{oneOf(d.R, labelKeys...): oneOf(d.R, labelValues...)}
+			d.meta()["labels"] = map[string]any{oneOf(d.R, labelKeys...): oneOf(d.R, labelValues...)}
 		}},
 	}},
 	{Slot: "annotations", Entries: []Feature{
 		{Name: "annotations/none", Weight: 2, Apply: func(d *Draw) {}},
 		{Name: "annotations/one", Apply: func(d *Draw) {
-			d.meta()["annotations"] = map[string]interface{}{oneOf(d.R, annotationKeys...): oneOf(d.R, annotationVals...)}
+			d.meta()["annotations"] = map[string]any{oneOf(d.R, annotationKeys...): oneOf(d.R, annotationVals...)}
 		}},
 	}},
 	{Slot: "finalizers", Entries: []Feature{
 		{Name: "finalizers/none", Weight: 2, Apply: func(d *Draw) {}},
 		{Name: "finalizers/one", Apply: func(d *Draw) {
-			d.meta()["finalizers"] = []interface{}{oneOf(d.R, finalizerNames...)}
+			d.meta()["finalizers"] = []any{oneOf(d.R, finalizerNames...)}
 		}},
 	}},
 }
@@ -222,7 +222,7 @@ var Mutations = &Table{Slot: "mutation", Entries: []Feature{
 	}},
 	{Name: "mutation/removeFromList", Fits: hasField(List), Apply: func(d *Draw) {
 		f := d.field(func(f Field) bool { return f.Type == List })
-		d.mutate(controller.RemoveFromList, f.Path, oneOf(d.R, f.value(d.R), interface{}("x"), interface{}("--v=1")))
+		d.mutate(controller.RemoveFromList, f.Path, oneOf(d.R, f.value(d.R), any("x"), any("--v=1")))
 	}},
 	{Name: "mutation/addLabel", Weight: 2, Apply: func(d *Draw) {
 		d.mutate(controller.Set, mapEntry("metadata.labels", oneOf(d.R, labelKeys...)), oneOf(d.R, labelValues...))
@@ -296,7 +296,7 @@ var Oddities = &Table{Slot: "odd", Entries: []Feature{
 		d.oddMutation(controller.Set, "metadata.uid", "00000000-0000-0000-0000-000000000001", notJSONPatch)
 	}},
 	{Name: "odd/clear-managed-fields", Apply: func(d *Draw) {
-		d.oddMutation(controller.Set, "metadata.managedFields", []interface{}{}, nil)
+		d.oddMutation(controller.Set, "metadata.managedFields", []any{}, nil)
 	}},
 	{Name: "odd/set-generation", Apply: func(d *Draw) { d.oddMutation(controller.Set, "metadata.generation", int64(42), nil) }},
 }}
@@ -346,8 +346,8 @@ func (d *Draw) addObject(o *Object) {
 }
 
 // meta is the metadata of the object drawn last.
-func (d *Draw) meta() map[string]interface{} {
-	return d.Objects[len(d.Objects)-1].Obj.Object["metadata"].(map[string]interface{})
+func (d *Draw) meta() map[string]any {
+	return d.Objects[len(d.Objects)-1].Obj.Object["metadata"].(map[string]any)
 }
 
 func (d *Draw) retarget(o *Object) {
@@ -382,14 +382,14 @@ func hasField(t FieldType) func(*Draw) bool {
 }
 
 // setValue is what a set of the field writes: conditions are a list.
-func setValue(r *rand.Rand, f Field) interface{} {
+func setValue(r *rand.Rand, f Field) any {
 	if f.Type == Conds || f.Type == List {
-		return []interface{}{f.value(r)}
+		return []any{f.value(r)}
 	}
 	return f.value(r)
 }
 
-func (d *Draw) mutate(op controller.Op, path string, v interface{}) {
+func (d *Draw) mutate(op controller.Op, path string, v any) {
 	m := controller.Mutation{Op: op, Path: controller.MustPath(path), Value: v}
 	if op == controller.Increment {
 		m.By = 1
@@ -399,7 +399,7 @@ func (d *Draw) mutate(op controller.Op, path string, v interface{}) {
 
 // oddMutation gives the mutation to one controller that ok accepts (any,
 // when ok is nil).
-func (d *Draw) oddMutation(op controller.Op, path string, v interface{}, ok func(*Draw) bool) {
+func (d *Draw) oddMutation(op controller.Op, path string, v any, ok func(*Draw) bool) {
 	var fit []int
 	for i := range d.Scenario.Controllers {
 		d.Ctl = &d.Scenario.Controllers[i]

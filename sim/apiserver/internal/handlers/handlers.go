@@ -9,10 +9,10 @@ import kjson "sigs.k8s.io/json"
 // jsonPatchOp mirrors the shape the real server decodes first, before it
 // hands the body to the JSON patch library.
 type jsonPatchOp struct {
-	Op    string      `json:"op"`
-	Path  string      `json:"path"`
-	From  string      `json:"from"`
-	Value interface{} `json:"value"`
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	From  string `json:"from"`
+	Value any    `json:"value"`
 }
 
 // CheckJSONPatchShape reports the decode error the real server reports for a
