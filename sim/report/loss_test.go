@@ -23,8 +23,8 @@ func TestLossWording(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{
-		`✗ LOST metadata.finalizers — "example.com/z" was there before the race; erased by you at step 3 (RV 103)`,
-		`✗ LOST metadata.finalizers — you wanted "remove finalizer example.com/you"; erased by you at step 3 (RV 104)`,
+		`✗ LOST metadata.finalizers — "example.com/z" was there before the race; erased by you at step 4 (RV 103)`,
+		`✗ LOST metadata.finalizers — you wanted "remove finalizer example.com/you"; erased by you at step 4 (RV 104)`,
 		`✗ LOST (setup's "example.com/z")`,
 	} {
 		if !strings.Contains(out, want) {

@@ -12,10 +12,11 @@ import (
 const MarkStale = "⚠ decided on stale data"
 
 // StaleLine says what one stale decision was: what was written, from
-// which read, and the write that had made that read stale.
+// which read, and the write that had made that read stale. Steps are
+// numbered from 1, as the race view's rows are.
 func StaleLine(d race.StaleDecision) string {
 	return fmt.Sprintf("%s — %s write at step %d (%s) was decided from %s = %s in the copy %s read at RV %s; %s had made it %s at step %d (RV %s)",
-		MarkStale, Possessive(d.Actor), d.WriteStep, d.Decided, d.Basis, compact(d.Read), Pronoun(d.Actor), d.ReadRV, d.ChangedBy, compact(d.Now), d.ChangedAtStep, d.ChangedRV)
+		MarkStale, Possessive(d.Actor), d.WriteStep+1, d.Decided, d.Basis, compact(d.Read), Pronoun(d.Actor), d.ReadRV, d.ChangedBy, compact(d.Now), d.ChangedAtStep+1, d.ChangedRV)
 }
 
 func writeStale(w io.Writer, o *race.Outcome) {

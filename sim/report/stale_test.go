@@ -18,7 +18,8 @@ func TestTextShowsAStaleDecision(t *testing.T) {
 	if err := Text(&b, o); err != nil {
 		t.Fatal(err)
 	}
-	want := `⚠ decided on stale data — scaler's write at step 3 (set spec.replicas=5 if metadata.annotations["example.com/load"]=high) was decided from metadata.annotations["example.com/load"] = "high" in the copy it read at RV 101; metrics had made it "low" at step 2 (RV 102)`
+	// Step indexes count from 0, the printed steps from 1 (as the rows).
+	want := `⚠ decided on stale data — scaler's write at step 4 (set spec.replicas=5 if metadata.annotations["example.com/load"]=high) was decided from metadata.annotations["example.com/load"] = "high" in the copy it read at RV 101; metrics had made it "low" at step 3 (RV 102)`
 	if !strings.Contains(b.String(), "outcome: stale\n") || !strings.Contains(b.String(), want) {
 		t.Fatalf("want %q in:\n%s", want, b.String())
 	}
@@ -27,7 +28,7 @@ func TestTextShowsAStaleDecision(t *testing.T) {
 // The learner's own controller is "you": its decision is "your write".
 func TestStaleLineSaysYourWrite(t *testing.T) {
 	got := StaleLine(race.StaleDecision{Actor: "you", WriteStep: 3, ChangedBy: "metrics"})
-	if !strings.Contains(got, "— your write at step 3") || strings.Contains(got, "you's") || !strings.Contains(got, "in the copy you read") {
+	if !strings.Contains(got, "— your write at step 4") || strings.Contains(got, "you's") || !strings.Contains(got, "in the copy you read") {
 		t.Fatalf("%s", got)
 	}
 }

@@ -37,7 +37,8 @@ func Text(w io.Writer, o *race.Outcome) error {
 	header += pad("API server", 26) + pad("server RV", 11) + "caches " + strings.Join(names, "/")
 	fmt.Fprintln(w, strings.TrimRight(header, " "))
 	for _, s := range o.Steps {
-		line := fmt.Sprintf("%3d %4dms  ", s.Index, s.AtMS)
+		// Rows are numbered from 1, as the race view numbers them.
+		line := fmt.Sprintf("%3d %4dms  ", s.Index+1, s.AtMS)
 		for _, n := range names {
 			if n == s.Actor {
 				line += pad(Call(s), lane)
@@ -80,7 +81,7 @@ func writeVersions(w io.Writer, o *race.Outcome) {
 		who := v.Actor
 		step := "setup"
 		if v.Step >= 0 {
-			step = fmt.Sprintf("step %d", v.Step)
+			step = fmt.Sprintf("step %d", v.Step+1)
 		}
 		del := ""
 		if v.Deleted {
@@ -128,7 +129,7 @@ func writeVerdict(w io.Writer, o *race.Outcome) {
 	fmt.Fprintf(w, "\noutcome: %s\n", o.Verdict)
 	for _, l := range o.Lost {
 		fmt.Fprintf(w, "  %s %s — %s; erased by %s at step %d (RV %s)\n      %s\n",
-			MarkLost, l.Field, LossWho(l), l.ErasedBy, l.ErasedAtStep, l.ErasedRV, Reason(l))
+			MarkLost, l.Field, LossWho(l), l.ErasedBy, l.ErasedAtStep+1, l.ErasedRV, Reason(l))
 	}
 	for _, l := range o.Overwritten {
 		fmt.Fprintf(w, "  %s %s — %s wanted %q; %s\n", MarkOverwritten, l.Field, l.Owner, l.Intended, Reason(l))

@@ -42,12 +42,10 @@ func (m Model) invariantLines(broken []race.InvariantResult) []string {
 }
 
 // staleLines give each stale decision in the outcome's words, with the
-// steps numbered as the rows are (from 1; the report counts from 0).
+// steps numbered as the rows are (from 1, as the report numbers them).
 func (m Model) staleLines() []string {
 	var out []string
 	for _, d := range m.run.Outcome.Stale {
-		d.WriteStep++
-		d.ChangedAtStep++
 		out = append(out, m.st.Warn.Render("  "+report.StaleLine(d)))
 	}
 	return out

@@ -76,7 +76,7 @@ func drawDelay(r *rand.Rand) time.Duration {
 
 // ControllerSlots are drawn once per controller, in this order, before its
 // mutations.
-var ControllerSlots = []*Table{Targets, Reads, Writes, WriteOptions, Managers, Retries, Requeues, Reconciles, ControllerLags}
+var ControllerSlots = []*Table{Targets, Reads, Writes, WriteOptions, Subresources, Managers, Retries, Requeues, Reconciles, ControllerLags}
 
 // Targets: the first controller reconciles the first object; the others
 // may reconcile a second one (ScenarioObjects).
@@ -131,6 +131,14 @@ var WriteOptions = &Table{Slot: "option", Entries: []Feature{
 	{Name: "option/test-values", Fits: writes(controller.JSONPatch), Apply: func(d *Draw) { d.Ctl.Test = controller.TestValues }},
 	{Name: "option/force", Fits: writes(controller.ServerSideApply), Apply: func(d *Draw) { d.Ctl.Force = true }},
 	{Name: "option/force-withRV", Fits: writes(controller.ServerSideApply), Apply: func(d *Draw) { d.Ctl.Force, d.Ctl.WithRV = true, true }},
+}}
+
+// Subresources is where a write goes: the object, or (on a kind with a
+// status subresource) its /status, with any write method.
+var Subresources = &Table{Slot: "subresource", Entries: []Feature{
+	{Name: "subresource/object", Weight: 3, Apply: func(d *Draw) {}},
+	{Name: "subresource/status", Fits: func(d *Draw) bool { return hasStatus(d) && d.Ctl.Write != controller.UpdateStatus },
+		Apply: func(d *Draw) { d.Ctl.Subresource = controller.StatusSubresource }},
 }}
 
 // Managers is the field manager a controller writes under.
