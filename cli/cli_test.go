@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,6 +84,19 @@ func TestSimMarkdownHasMermaid(t *testing.T) {
 	code, out, _ := run(t, false, "sim", "-f", lostUpdate, "-o", "markdown")
 	if code != ExitOK || !strings.Contains(out, "```mermaid\nsequenceDiagram") || !strings.Contains(out, "a->>API: UPDATE cm1 no rv") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+// -o svg is a picture of the race view, for slides (sim/report checks
+// what it draws): a well-formed SVG document, steps numbered from 1.
+func TestSimSVGIsAPicture(t *testing.T) {
+	code, out, _ := run(t, false, "sim", "-f", lostUpdate, "-o", "svg")
+	if code != ExitOK || !strings.HasPrefix(out, "<svg xmlns=\"http://www.w3.org/2000/svg\"") || !strings.HasSuffix(out, "</svg>\n") ||
+		!strings.Contains(out, `class="num">1</text>`) || strings.Contains(out, `class="num">0</text>`) || !strings.Contains(out, "✗ LOST") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if err := xml.Unmarshal([]byte(out), new(struct{})); err != nil {
+		t.Fatalf("not XML: %v", err)
 	}
 }
 

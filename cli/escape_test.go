@@ -104,6 +104,7 @@ func TestSimAndExploreEscapeControlCharacters(t *testing.T) {
 	for _, args := range [][]string{
 		{"sim", "-f", f},
 		{"sim", "-f", f, "-o", "markdown"},
+		{"sim", "-f", f, "-o", "svg"},
 		{"sim", "-f", f, "--schedule", "a,b,a,b"},
 		{"explore", "-f", f},
 	} {

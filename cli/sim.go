@@ -25,7 +25,7 @@ func newSimCmd(env Env) *cobra.Command {
 		backend                string
 	)
 	cmd := &cobra.Command{
-		Use:   "sim (-f SCENARIO | --example NAME) [--schedule a,b,b,a | --seed N] [--backend NAME|all] [-o text|json|markdown]",
+		Use:   "sim (-f SCENARIO | --example NAME) [--schedule a,b,b,a | --seed N] [--backend NAME|all] [-o text|json|markdown|svg]",
 		Short: "Run one race and print its timeline",
 		Long: `Runs one race of a scenario file and prints the timeline: every request with
 the resourceVersion it sent and the answer, each informer's cache RV next to the
@@ -51,6 +51,7 @@ Exit codes: 0 the race ran (whatever its outcome), 1 the scenario is invalid
 or cannot be read (missing, not a regular file, over 1 MiB), 2 usage error.`,
 		Example: `  conflictlab sim --example lost-update-unconditional
   conflictlab sim -f race.yaml --schedule a,b,a,b -o markdown > race.md
+  conflictlab sim -f race.yaml -o svg > race.svg
   conflictlab sim -f race.yaml --seed 7 -o json | jq .verdict
   conflictlab sim --example lost-update-conditional --backend client-go-fake
   conflictlab sim --example retry-live-get --backend all`,
@@ -76,7 +77,7 @@ or cannot be read (missing, not a regular file, over 1 MiB), 2 usage error.`,
 	src.addFlags(cmd, "scenario file (YAML)")
 	cmd.Flags().StringVar(&schedule, "schedule", "", "comma-separated steps: controller names or NAME.cache")
 	cmd.Flags().StringVar(&seed, "seed", "", "pick steps at random with this seed (a number)")
-	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, json or markdown")
+	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, json, markdown, or svg (a picture of the race view, for slides)")
 	cmd.Flags().StringVar(&backend, "backend", "sim", "run on: sim, client-go-fake, client-go-clientset, controller-runtime-fake, or all (a table of where they diverge; the fakes need a build with -tags fakes)")
 	wireLive(cmd, env, &src) // --live: the same race on a real API server (cli/live.go)
 	liveOrSim := cmd.RunE
@@ -206,6 +207,8 @@ func writeOutcome(w io.Writer, o *race.Outcome, output string) error {
 		return enc.Encode(o)
 	case "markdown":
 		return report.Markdown(w, o)
+	case "svg":
+		return report.SVG(w, o)
 	}
 	return report.Text(w, o)
 }
@@ -223,7 +226,7 @@ func loadRace(src raceSource, schedule, seed, output string) (*scenario.Scenario
 	if err != nil {
 		return nil, sched, err
 	}
-	if err := checkFormat(output, "text", "json", "markdown"); err != nil {
+	if err := checkFormat(output, "text", "json", "markdown", "svg"); err != nil {
 		return nil, sched, err
 	}
 	sc, err := src.load("sim")

@@ -37,7 +37,7 @@ func (m Model) renderInspect(w int) []string {
 		return []string{layout.Rule("inspect", w, st.Heading), st.Faint.Render("  no row selected yet: → steps to the first row")}
 	}
 	s := o.Steps[m.idx]
-	title := fmt.Sprintf("step %d/%d · %s · %s", s.Index+1, len(o.Steps), s.Actor, strings.TrimSpace(laneText(s, true, "")))
+	title := fmt.Sprintf("step %d/%d · %s · %s", s.Index+1, len(o.Steps), s.Actor, strings.TrimSpace(report.Lane(s, true, "")))
 	out := []string{layout.Rule(title, w, st.Heading)}
 	field := func(k, v string) {
 		for i, l := range layout.Lines(layout.Wrap(v, max(10, w-17))) {

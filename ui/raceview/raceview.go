@@ -570,53 +570,36 @@ func (m Model) renderVerdict() []string {
 	st := m.st
 	o := m.run.Outcome
 	var out []string
-	var gaveUp []string
 	running := false
 	for _, c := range o.Controllers {
-		if c.Status == controller.GaveUp {
-			gaveUp = append(gaveUp, c.Name)
-		}
 		running = running || c.Status == controller.Running || c.Status == controller.Sleeping
 	}
 	switch {
 	case !m.open || !running:
-		out = append(out, m.endLine(gaveUp)...)
+		out = append(out, m.endLine()...)
 	case o.Verdict == race.VerdictLost:
 		out = append(out, st.Bad.Render(styles.Bad+" so far: a change was lost"))
 	}
 	return append(out, m.lossLines()...)
 }
 
-// endLine says how a race that is over ended.
-func (m Model) endLine(gaveUp []string) []string {
+// endLine says how a race that is over ended, in the report's words
+// (the picture for slides says the same).
+func (m Model) endLine() []string {
 	st := m.st
-	o := m.run.Outcome
-	var out []string
-	broken := o.BrokenInvariants()
-	switch o.Verdict {
-	case race.VerdictNoLoss, race.VerdictRequeued:
-		if len(broken) > 0 {
-			// Nothing lost, and still wrong: the first broken invariant
-			// takes the ✓'s place (verdict.go).
-			out = append(out, m.invariantEnd(broken[0]))
-			broken = broken[1:]
-		} else if o.Verdict == race.VerdictNoLoss {
-			out = append(out, st.OK.Render(styles.OK+" finished: every change landed, none was lost"))
-		} else {
-			out = append(out, st.OK.Render(styles.OK+" finished: every change landed, after a requeue"))
-		}
-	case race.VerdictLost:
-		out = append(out, st.Bad.Render(styles.Bad+" finished: a change was lost"))
-	case race.VerdictGaveUp:
-		out = append(out, st.Warn.Render(fmt.Sprintf("%s finished: nothing was lost, but %s", styles.Warn, stoppedText(gaveUp))))
-	case race.VerdictStale:
-		out = append(out, m.staleEnd())
-	case race.VerdictUnfinished:
-		out = append(out, st.Warn.Render(styles.Warn+" stopped: the step budget ran out with a controller still retrying"))
-	default:
-		out = append(out, st.Warn.Render(styles.Warn+" finished: "+string(o.Verdict)))
+	tone, text := report.Ending(m.run.Outcome)
+	style := st.OK
+	switch tone {
+	case report.ToneBad:
+		style = st.Bad
+	case report.ToneWarn:
+		style = st.Warn
 	}
-	return append(out, m.invariantLines(broken)...)
+	out := []string{style.Render(text)}
+	for _, l := range report.EndingInvariants(m.run.Outcome) {
+		out = append(out, st.Warn.Render("  "+l))
+	}
+	return out
 }
 
 // lossLines name each lost field and each controller's conflicts.
@@ -625,16 +608,12 @@ func (m Model) lossLines() []string {
 	o := m.run.Outcome
 	var out []string
 	for _, l := range o.Lost {
-		by := fmt.Sprintf("erased by %s at step %d (RV %s)", l.ErasedBy, l.ErasedAtStep+1, l.ErasedRV)
-		if l.ErasedBy == l.Owner {
-			by = report.Reason(l)
-		}
-		out = append(out, st.Bad.Render(fmt.Sprintf("  %s LOST %s — %s change, %s", styles.Bad, l.Field, report.Possessive(l.Owner), by)))
+		out = append(out, st.Bad.Render("  "+report.LossLine(l)))
 	}
 	out = append(out, m.staleLines()...)
 	for _, c := range o.Controllers {
-		if c.Stats.Conflicts > 0 {
-			out = append(out, st.Conflict.Render(fmt.Sprintf("  %s %s got %d × 409 Conflict; nothing %s sent then was written", styles.Warn, c.Name, c.Stats.Conflicts, report.Pronoun(c.Name))))
+		if l := report.ConflictLine(c); l != "" {
+			out = append(out, st.Conflict.Render("  "+l))
 		}
 	}
 	if l := m.reconcileLine(); l != "" {

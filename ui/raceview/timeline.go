@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/ui/layout"
@@ -54,8 +53,8 @@ func (m Model) geometry(w int) geometry {
 	var serverRV int64
 	named, short, answer, fullAnswer, clock := 0, 0, plainWidth("API server"), 0, 1
 	for _, s := range o.Steps {
-		named = max(named, plainWidth(laneText(s, true, target)))
-		short = max(short, plainWidth(laneText(s, false, target)))
+		named = max(named, plainWidth(report.Lane(s, true, target)))
+		short = max(short, plainWidth(report.Lane(s, false, target)))
 		if s.Kind == race.StepRequest {
 			a := plainWidth(styles.OK + " " + report.Answer(s))
 			answer, fullAnswer = max(answer, min(maxAnswer, a)), max(fullAnswer, a)
@@ -106,45 +105,6 @@ func (m Model) geometry(w int) geometry {
 	}
 	g.text = max(8, g.text)
 	return g
-}
-
-// laneText is what a controller did at a step, in a learner's words.
-func laneText(s race.Step, named bool, target string) string {
-	switch s.Kind {
-	case race.StepWatch:
-		// ↓ rather than ⇣: it is in every terminal font.
-		return "↓ " + s.Event
-	case race.StepLister:
-		switch {
-		case s.Code != 200:
-			return "lister: not cached"
-		case s.Verb == api.List:
-			// A Lister list (a create's "is it there?"): how many it holds.
-			return "lister: " + report.Answer(s)
-		}
-		return "lister → RV " + s.RV
-	}
-	t := report.Method(s)
-	if obj := report.Object(s); named || obj != target {
-		t += " " + obj
-	}
-	if p := report.Precondition(s); p != "" {
-		t += " " + p
-	}
-	return t
-}
-
-// answerText is the server's answer with a symbol, so it reads without
-// colour; "" for steps that are not API calls.
-func answerText(s race.Step) string {
-	if s.Kind != race.StepRequest {
-		return ""
-	}
-	sym := styles.OK
-	if !s.OK() {
-		sym = styles.Bad
-	}
-	return sym + " " + report.Answer(s)
 }
 
 // block is one entry of the timeline with the lines under it: a step (and
@@ -251,7 +211,7 @@ func (m Model) extendTimeline(tl *timeline, last int) {
 				// The note hangs under its row, its lines after
 				// the first under its text ("└ ✗ " is 4 columns).
 				pad := strings.Repeat(" ", g.gutter)
-				for _, nl := range hang("└ "+lostNote(l), w-g.gutter, 4, ",") {
+				for _, nl := range hang("└ "+report.LostNote(l), w-g.gutter, 4, ",") {
 					notes = append(notes, st.Bad.Render(pad+nl))
 				}
 			}
@@ -288,7 +248,7 @@ func (m Model) stepLines(s race.Step, g geometry, names []string, lane map[strin
 	}
 	var cont []string
 	if g.lanes {
-		text := laneText(s, g.named, m.run.Outcome.Target.Name)
+		text := report.Lane(s, g.named, m.run.Outcome.Target.Name)
 		for i := range names {
 			cell := ""
 			if i == li {
@@ -296,7 +256,7 @@ func (m Model) stepLines(s race.Step, g geometry, names []string, lane map[strin
 			}
 			b.WriteString(layout.Pad(cell, g.lane))
 		}
-		ans := answerText(s)
+		ans := report.MarkedAnswer(s)
 		if plainWidth(ans) > g.server-2 {
 			ans = layout.Truncate(ans, g.server-2)
 		}
@@ -304,9 +264,9 @@ func (m Model) stepLines(s race.Step, g geometry, names []string, lane map[strin
 	} else {
 		// The answer and the precondition wrap as wholes (no-break
 		// spaces): an RV is never split from what it belongs to.
-		req := strings.Replace(laneText(s, true, m.run.Outcome.Target.Name), "rv ", "rv\u00a0", 1)
+		req := strings.Replace(report.Lane(s, true, m.run.Outcome.Target.Name), "rv ", "rv\u00a0", 1)
 		what := st.Lane(li).Render(s.Actor+":") + " " + laneStyle.Render(req)
-		if a := answerText(s); a != "" {
+		if a := report.MarkedAnswer(s); a != "" {
 			// "no-op" neither: a non-breaking hyphen until wrapped.
 			what += " " + st.Code(s.Code).Render(strings.NewReplacer(" ", "\u00a0", "-", "\u2011").Replace("→ "+a))
 		}
@@ -351,11 +311,7 @@ func (m Model) waitLines(wt race.Wait, g geometry, lane, w int) []string {
 	if g.clock > 0 {
 		b.WriteString(layout.Pad(st.Faint.Render(fmt.Sprintf("%dms", wt.FromMS)), g.clock))
 	}
-	why := agree(wt.Actor, "backs off before its retry", "back off before your retry")
-	if wt.Kind == race.WaitRequeue {
-		why = agree(wt.Actor, "returns", "return") + " the error to the workqueue: requeued"
-	}
-	text := fmt.Sprintf("↻ %s %s, next try at %dms (waits %dms)", wt.Actor, why, wt.UntilMS, wt.UntilMS-wt.FromMS)
+	text := report.WaitText(wt)
 	// Its lines after the first start under its text, after "↻ ", so
 	// they are two columns narrower.
 	lines := hang(text, max(12, w-g.gutter-g.clock), 2, "")

@@ -11,30 +11,15 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 )
-
-func TestStoppedTextAgreesWithWhoStopped(t *testing.T) {
-	for _, c := range []struct {
-		names []string
-		want  string
-	}{
-		{[]string{"b"}, "b stopped with its change not made"},
-		{[]string{"you"}, "you stopped with your change not made"},
-		{[]string{"a", "c"}, "a and c stopped with their changes not made"},
-		{[]string{"a", "c", "d"}, "a, c and d stopped with their changes not made"},
-	} {
-		if got := stoppedText(c.names); got != c.want {
-			t.Errorf("%v: %q, want %q", c.names, got, c.want)
-		}
-	}
-}
 
 // The learner's own controller is "you": its change is "your change",
 // never "you's change", in the verdict and under the write.
 func TestLossesNameTheLearnersChangeAsYours(t *testing.T) {
 	l := race.Loss{Field: `metadata.finalizers["example.com/you"]`, Owner: "you", ErasedBy: "b", ErasedAtStep: 3, ErasedRV: "104"}
 	m := newView(&Run{Outcome: &race.Outcome{Verdict: race.VerdictLost, Lost: []race.Loss{l}}}, false)
-	got := ansi.Strip(strings.Join(m.lossLines(), "\n") + "\n" + lostNote(l))
+	got := ansi.Strip(strings.Join(m.lossLines(), "\n") + "\n" + report.LostNote(l))
 	if strings.Contains(got, "you's") || !strings.Contains(got, "your change, erased by b at step 4") || !strings.Contains(got, "your change erased by this write") {
 		t.Fatalf("loss lines:\n%s", got)
 	}
