@@ -18,6 +18,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons/earned"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/lessons/validate"
+	"github.com/conflictlab/conflictlab/level"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/userfile"
@@ -91,9 +92,12 @@ the built-in course is one. See docs/lessons-format.md.`,
 }
 
 func newLessonsValidateCmd(env Env) *cobra.Command {
-	var verbose, enforce bool
+	var (
+		verbose, enforce bool
+		levelText        string
+	)
 	cmd := &cobra.Command{
-		Use:   "validate [DIR]",
+		Use:   "validate [DIR | LEVEL-FILE] [--level TEXT]",
 		Short: "Load a lesson pack, run every race and check every claim",
 		Long: `Loads every lesson of the pack in DIR (default: the folder given with --lessons,
 or the built-in course), runs every scenario each step points to and checks
@@ -108,6 +112,11 @@ chance, and how much a play step leaves to search — printed for every play
 step. They are warnings unless --enforce is given (or the build enforces
 them: answerbias.Enforce).
 
+Given a level file instead of a folder, or a level's text with --level, it
+proves the level as a play step is proven: its race runs in the sandbox,
+the author's order (break it) or settings (fix it) reach the goal in par
+moves or changes, and no fewer do.
+
 Problems are reported one a line as FILE:LINE: field: message.
 
 Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
@@ -120,6 +129,14 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 			dir := LessonsDir(cmd)
 			if len(args) == 1 {
 				dir = args[0]
+			}
+			switch {
+			case levelText != "" && len(args) == 1:
+				return usageErr(fmt.Errorf("--level and %s each name what to validate: give one", args[0]))
+			case levelText != "":
+				return validateLevel(env, "--level", func() (*level.Level, error) { return level.Decode(levelText) })
+			case len(args) == 1 && isFile(args[0]):
+				return validateLevel(env, args[0], func() (*level.Level, error) { return level.Load(args[0]) })
 			}
 			var (
 				p    *lessons.Pack
@@ -174,7 +191,59 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print what every race and every option's race produced")
 	cmd.Flags().BoolVar(&enforce, "enforce", answerbias.Enforce, "fail on the earned-answer findings too (giveaways, surface cues, play steps with too little to search)")
+	cmd.Flags().StringVar(&levelText, "level", "", "prove the level this line of text holds (clab1:…)")
 	return cmd
+}
+
+// isFile reports whether path names something that is not a folder (a
+// level file; a missing path is left to the pack's message).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
+
+// validateLevel proves a level: its race opens in the sandbox, and its
+// goal's par is the fewest moves or changes.
+func validateLevel(env Env, name string, load func() (*level.Level, error)) error {
+	l, err := load()
+	if err != nil {
+		printErrors(env.Stderr, err)
+		return invalidErr(fmt.Errorf("%s: not a level", name))
+	}
+	if err := sandboxable(l); err != nil {
+		return invalidErr(fmt.Errorf("%s: %w", name, err))
+	}
+	if l.Goal == nil {
+		fmt.Fprintf(env.Stdout, "%s: %s: a race to play, no goal to prove\n", name, l.Title)
+		return nil
+	}
+	probs := l.Prove()
+	for _, p := range probs {
+		fmt.Fprintf(env.Stderr, "%s: goal%s: %s\n", name, p.Field, p.Msg)
+	}
+	if len(probs) > 0 {
+		return invalidErr(fmt.Errorf("%s: %d problem(s)", name, len(probs)))
+	}
+	what := fmt.Sprintf("break it in %d moves (%s)", l.Goal.Par, strings.Join(l.Goal.Schedule, " "))
+	if !l.Goal.IsBreak() {
+		what = fmt.Sprintf("fix it with %d changes (%s)", l.Goal.Par, diffOf(l))
+	}
+	fmt.Fprintf(env.Stdout, "%s: %s: par proven: %s, and no fewer do it\n", name, l.Title, what)
+	return nil
+}
+
+// diffOf is a fix level's answer: what its settings change.
+func diffOf(l *level.Level) string {
+	start := l.Goal.StartSettings(l.Race)
+	var parts []string
+	for _, part := range strings.Fields(l.Goal.Answer(l.Race).String()) {
+		c, rest, _ := strings.Cut(part, ".")
+		k, v, _ := strings.Cut(rest, "=")
+		if start[c][lessons.KnobName(k)] != v {
+			parts = append(parts, part)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 func newLessonsReportCmd(env Env) *cobra.Command {

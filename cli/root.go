@@ -189,7 +189,7 @@ for the tutorial; the subcommands run the same simulator headless.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(newSimCmd(env), newExploreCmd(env), newProgressCmd(env))
 	root.AddCommand(lessonCommands(root, env)...)
-	root.AddCommand(newSandboxCmd(env), newCleanupCmd(env), newExamplesCmd(env), newServeCmd(env))
+	root.AddCommand(newSandboxCmd(env), newLevelCmd(env), newCleanupCmd(env), newExamplesCmd(env), newServeCmd(env))
 	return root
 }
 

@@ -281,6 +281,11 @@ type goalFile struct {
 	Settings    map[string]map[string]string `yaml:"settings"`
 }
 
+// ParseGoal reads a play goal written as a play step's goal is
+// (docs/lessons-format.md, "Play steps"): a level file holds one too.
+// Messages name file, the node's lines and field.
+func ParseGoal(file, field string, n *yaml.Node) (*PlayGoal, error) { return parseGoal(file, field, n) }
+
 func parseGoal(file, field string, n *yaml.Node) (*PlayGoal, error) {
 	var gf goalFile
 	if err := DecodeStrict(n, &gf); err != nil {

@@ -146,14 +146,33 @@ func Check(ctx context.Context, p *lessons.Pack, l *lessons.Lesson, s lessons.St
 }
 
 func prove(p *lessons.Pack, l *lessons.Lesson, s lessons.Step, field string, pr *proofs) []error {
-	var errs []error
-	g := s.Goal
-	fail := func(f, msg string) {
-		errs = append(errs, &lessons.Error{File: l.File, Line: g.Line, Field: field + ".goal" + f, Msg: msg})
-	}
 	base, err := p.ScenarioFor(s, nil)
 	if err != nil {
 		return []error{&lessons.Error{File: l.File, Line: s.Line, Field: field + ".race", Msg: err.Error()}}
+	}
+	var errs []error
+	for _, e := range proveGoal(base, s.Goal, pr) {
+		errs = append(errs, &lessons.Error{File: l.File, Line: s.Goal.Line, Field: field + ".goal" + e.Field, Msg: e.Msg})
+	}
+	return errs
+}
+
+// Problem is what ProveGoal finds wrong with a goal: the goal's field
+// (".par", ".schedule[2]", "" for the goal as a whole) and what is wrong.
+type Problem struct {
+	Field, Msg string
+}
+
+// ProveGoal proves a play goal on its race as Prove proves a play step's:
+// a lesson's play step and a level (package level) are proven alike.
+func ProveGoal(base *scenario.Scenario, g *lessons.PlayGoal) []Problem {
+	return proveGoal(base, g, nil)
+}
+
+func proveGoal(base *scenario.Scenario, g *lessons.PlayGoal, pr *proofs) []Problem {
+	var errs []Problem
+	fail := func(f, msg string) {
+		errs = append(errs, Problem{Field: f, Msg: msg})
 	}
 	ctx := context.Background()
 	if g.IsBreak() {

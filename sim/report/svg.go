@@ -56,7 +56,6 @@ type picture struct {
 	names  []string
 	lane   map[string]int
 	cols   []column // #, t, one per controller, API server, RV, caches
-	named  bool
 	width  float64
 	wrapAt int // characters
 }

@@ -189,9 +189,27 @@ func (p *parser) parse(data []byte) *Scenario {
 		p.errs = append(p.errs, &Error{File: p.file, Msg: "more than one YAML document: a scenario file holds one"})
 		return nil
 	}
-	root := deref(doc.Content[0])
+	return p.root(doc.Content[0])
+}
+
+// ParseNode reads a scenario from a YAML node of a larger document (a
+// level file holds its race under race:); messages name file and the
+// document's own lines. The node was decoded by the caller, which bounds
+// the document's size; the scenario's own limits apply as in Parse.
+func ParseNode(file string, n *yaml.Node) (*Scenario, error) {
+	p := &parser{file: file}
+	s := p.root(n)
+	if len(p.errs) > 0 {
+		return nil, p.errs.sorted()
+	}
+	return s, nil
+}
+
+// root reads the scenario's mapping.
+func (p *parser) root(n *yaml.Node) *Scenario {
+	root := deref(n)
 	if root == nil {
-		p.errorf(doc.Content[0], "", "alias nested too deeply")
+		p.errorf(n, "", "alias nested too deeply")
 		return nil
 	}
 	f, ok := p.fields(root, "", topFields...)
