@@ -9,31 +9,14 @@ import (
 	"github.com/conflictlab/conflictlab/ui"
 )
 
-const breakLevelFile = `title: Two writers, one version
-question: Find an order of steps that loses a field.
-goal:
-  break: [{verdict: lost}]
-  par: 4
-  schedule: [a, b, a, b]
-race:
-  name: lost-update
-  objects:
-  - apiVersion: v1
-    kind: ConfigMap
-    metadata: {name: cm1}
-    data: {owner: nobody}
-  controllers:
-  - name: a
-    target: ConfigMap/cm1
-    mutations:
-    - set: {path: data.owner, value: a}
-    write: update-clear-rv
-  - name: b
-    target: ConfigMap/cm1
-    mutations:
-    - set: {path: data.b, value: "set by b"}
-    write: update-clear-rv
-`
+// breakLevelFile is the level package's break-it level.
+var breakLevelFile = func() string {
+	b, err := os.ReadFile("../level/testdata/break-lost-update.yaml")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
 
 func writeLevel(t *testing.T, src string) string {
 	t.Helper()

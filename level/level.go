@@ -7,10 +7,8 @@
 package level
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"unicode/utf8"
 
@@ -70,8 +68,8 @@ func Parse(file string, data []byte) (*Level, error) {
 		_, err := scenario.Parse(file, data)
 		return nil, err
 	}
-	doc, err := decode(data)
-	if err != nil || doc == nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode || child(doc.Content[0], "race") == nil {
+	doc, extra, err := scenario.DecodeDocument(data)
+	if err != nil || extra || doc == nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode || child(doc.Content[0], "race") == nil {
 		// Not a level: a scenario, or something its parser explains
 		// (a syntax error, a control character, a second document).
 		sc, err := scenario.Parse(file, data)
@@ -212,29 +210,6 @@ func (l *Level) Prove() []playgoal.Problem {
 		return []playgoal.Problem{{Field: "", Msg: "the race does not run: " + err.Error()}}
 	}
 	return playgoal.ProveGoal(l.Race, l.Goal)
-}
-
-func decode(data []byte) (doc *yaml.Node, err error) {
-	defer func() {
-		// A level comes from anyone: a panic in the YAML library must
-		// not take the program down.
-		if r := recover(); r != nil {
-			doc, err = nil, fmt.Errorf("yaml: cannot parse: %v", r)
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var d yaml.Node
-	if err := dec.Decode(&d); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	var more yaml.Node
-	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
-		return nil, errors.New("more than one YAML document")
-	}
-	return &d, nil
 }
 
 func child(m *yaml.Node, key string) *yaml.Node {

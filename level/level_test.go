@@ -10,65 +10,21 @@ import (
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
-const breakLevel = `# Two full writes without the RV.
-title: Two writers, one version
-question: Find an order of steps that loses a field.
-hint: Let both read before either writes.
-goal:
-  break:
-  - verdict: lost
-  par: 4
-  schedule: [a, b, a, b]
-race:
-  name: lost-update
-  objects:
-  - apiVersion: v1
-    kind: ConfigMap
-    metadata: {name: cm1}
-    data: {owner: nobody}
-  controllers:
-  - name: a
-    target: ConfigMap/cm1
-    mutations:
-    - set: {path: data.owner, value: a}
-    write: update-clear-rv
-  - name: b
-    target: ConfigMap/cm1
-    mutations:
-    - set: {path: data.b, value: "set by b"}
-    write: update-clear-rv
-`
 
-const fixLevel = `title: Make the stale write fail
-question: With the fewest changes, make every order keep both changes.
-goal:
-  fix: [lost, gave-up]
-  knobs:
-    write: [update-clear-rv, update, merge-patch]
-    retry: [none, default]
-  par: 4
-  settings:
-    a: {write: update, retry: default}
-    b: {write: update, retry: default}
-race:
-  name: fix-lost-update
-  objects:
-  - apiVersion: v1
-    kind: ConfigMap
-    metadata: {name: cm1}
-    data: {count: "0"}
-  controllers:
-  - name: a
-    target: ConfigMap/cm1
-    mutations:
-    - increment: data.count
-    write: update-clear-rv
-  - name: b
-    target: ConfigMap/cm1
-    mutations:
-    - increment: data.count
-    write: update-clear-rv
-`
+
+// The levels the tests read: a break it and a fix it.
+var (
+	breakLevel = readTestdata("break-lost-update.yaml")
+	fixLevel   = readTestdata("fix-lost-update.yaml")
+)
+
+func readTestdata(name string) string {
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 func mustParse(t *testing.T, src string) *Level {
 	t.Helper()

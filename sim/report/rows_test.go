@@ -13,14 +13,7 @@ import (
 // "step N" it prints names the row of that number: the version's write
 // and the write that erased a lost field.
 func TestTextRowsAreNumberedAsOnScreen(t *testing.T) {
-	sc, err := scenario.Load("../../examples/lost-update-unconditional.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := race.Run(sc, race.Schedule{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := outcomeOf(t, "../../examples/lost-update-unconditional.yaml")
 	if len(o.Lost) == 0 {
 		t.Fatal("the example loses nothing: pick one that does")
 	}
@@ -52,4 +45,18 @@ func TestTextRowsAreNumberedAsOnScreen(t *testing.T) {
 			t.Errorf("version RV %s: its step is not its row:\n%s", v.RV, b.String())
 		}
 	}
+}
+
+// outcomeOf runs a scenario file in its default order.
+func outcomeOf(t *testing.T, file string) *race.Outcome {
+	t.Helper()
+	sc, err := scenario.Load(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := race.Run(sc, race.Schedule{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
 }

@@ -94,14 +94,7 @@ func (d svgDoc) find(sub string) []svgText {
 
 func drawn(t *testing.T, file string) (*race.Outcome, svgDoc, []byte) {
 	t.Helper()
-	sc, err := scenario.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := race.Run(sc, race.Schedule{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := outcomeOf(t, file)
 	var b bytes.Buffer
 	if err := SVG(&b, o); err != nil {
 		t.Fatal(err)

@@ -139,8 +139,10 @@ func yamlPrintable(r rune) bool {
 		(r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
 }
 
-// decodeDocument reads the one YAML document of the file.
-func decodeDocument(data []byte) (doc *yaml.Node, extra bool, err error) {
+// DecodeDocument reads the one YAML document of a file, and whether
+// another follows it; a panic in the YAML library is an error. A level
+// file (package level) is read with it too.
+func DecodeDocument(data []byte) (doc *yaml.Node, extra bool, err error) {
 	defer func() {
 		// yaml.v3 is fuzzed upstream, but a scenario file comes from anyone:
 		// a panic in the library must not take the sandbox down.
@@ -176,7 +178,7 @@ func (p *parser) parse(data []byte) *Scenario {
 	if !p.checkText(data) {
 		return nil
 	}
-	doc, extra, err := decodeDocument(data)
+	doc, extra, err := DecodeDocument(data)
 	if err != nil {
 		p.syntaxError(err, data)
 		return nil
