@@ -150,6 +150,7 @@ func Clone(sc *scenario.Scenario) *scenario.Scenario {
 		c.Controllers[i] = ctl
 	}
 	c.Schedule = append([]scenario.Move(nil), sc.Schedule...)
+	c.Invariants = append([]scenario.Invariant(nil), sc.Invariants...)
 	if sc.Seed != nil {
 		s := *sc.Seed
 		c.Seed = &s

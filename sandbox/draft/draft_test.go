@@ -1,6 +1,7 @@
 package draft
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -26,7 +27,7 @@ func TestMutationSyntaxRoundTrips(t *testing.T) {
 		{api.Widget, "set spec.paused = true", "set spec.paused = true", true},
 		{api.ConfigMap, "remove data.x", "remove data.x", nil},
 		{api.ConfigMap, "increment data.count by -2", "increment data.count by -2", nil},
-		{api.ConfigMap, "add-to-set metadata.finalizers = example.com/a", "add-to-set metadata.finalizers = example.com/a", "example.com/a"},
+		{api.ConfigMap, "add-to-set metadata.finalizers = example.com/a", "add-finalizer example.com/a", "example.com/a"},
 		{api.Deployment, "set spec.template.spec.containers[name=app].image = nginx:1.28", "set spec.template.spec.containers[name=app].image = nginx:1.28", "nginx:1.28"},
 		{api.Widget, "set spec.replicas = 3 if status.phase = Ready", "set spec.replicas = 3 if status.phase = Ready", int64(3)},
 		{api.Widget, "set spec.owner = me if spec.owner = null", "set spec.owner = me if spec.owner = null", "me"},
@@ -80,7 +81,7 @@ func TestCopyReadsItsFrom(t *testing.T) {
 		{"copy status.observedGeneration from metadata..generation", `from: path "metadata..generation": empty segment`},
 		{"copy status.observedGeneration from metadata.generation[", `from: path "metadata.generation[": unclosed [`},
 		{"copy status.x from spec.size if status.phase", "if needs PATH = VALUE"},
-		{"cpy status.x from spec.size", `"cpy": start with set, append, add-to-set, remove-from-list, remove, increment or copy`},
+		{"cpy status.x from spec.size", `"cpy": start with one of set, append, add-to-set, remove-from-list, remove, increment, copy, add-label`},
 	} {
 		_, err := ParseMutation(c.in, api.Widget)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -131,9 +132,100 @@ func TestEveryOperationRoundTrips(t *testing.T) {
 			}
 		}
 	}
-	for _, op := range ops {
-		if !seen[op] {
-			t.Errorf("%s is not covered", op)
+	for _, v := range verbs {
+		if !seen[v.op] {
+			t.Errorf("%s is not covered", v.op)
+		}
+	}
+}
+
+// TestEveryFileFormRoundTrips: every item of a scenario file's mutations
+// (each of the format's operations, with and without when) is shown as
+// one line that names the file's operation, and that line, typed, is the
+// same mutation — and so is the file's own name for the operation.
+func TestEveryFileFormRoundTrips(t *testing.T) {
+	items := []struct{ yaml, verb string }{
+		{`set: {path: data.owner, value: a}`, "set"},
+		{`remove: data.owner`, "remove"},
+		{`increment: data.count`, "increment"},
+		{`increment: {path: data.count, by: -2}`, "increment"},
+		{`append: {path: data.log, value: x}`, "append"},
+		{`addToSet: {path: data.tags, value: x}`, "add-to-set"},
+		{`removeFromList: {path: data.tags, value: x}`, "remove-from-list"},
+		{`addLabel: {team: a}`, "add-label"},
+		{`addLabel: {app.kubernetes.io/name: web}`, "add-label"},
+		{`removeLabel: team`, "remove-label"},
+		{`annotate: {example.com/owner: "3"}`, "annotate"},
+		{`removeAnnotation: example.com/owner`, "remove-annotation"},
+		{`addFinalizer: example.com/cleanup`, "add-finalizer"},
+		{`removeFinalizer: example.com/cleanup`, "remove-finalizer"},
+		{`copy: {from: metadata.name, path: data.owner}`, "copy"},
+	}
+	var src strings.Builder
+	src.WriteString("name: forms\nobjects:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm1}}\ncontrollers:\n")
+	for k, when := range []string{"", "\n    when: {path: data.mode, equals: blue}", "\n    when: {path: data.gone, equals: null}"} {
+		fmt.Fprintf(&src, "- name: c%d\n  target: ConfigMap/cm1\n  write: update\n  mutations:\n", k)
+		for _, it := range items {
+			fmt.Fprintf(&src, "  - %s%s\n", it.yaml, when)
+		}
+	}
+	sc, err := scenario.Parse("forms.yaml", []byte(src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fileNames := map[string]string{"add-to-set": "addToSet", "remove-from-list": "removeFromList", "add-label": "addLabel",
+		"remove-label": "removeLabel", "remove-annotation": "removeAnnotation", "add-finalizer": "addFinalizer", "remove-finalizer": "removeFinalizer"}
+	var all []controller.Mutation
+	for _, c := range sc.Controllers {
+		all = append(all, c.Mutations...)
+	}
+	for i, mu := range all {
+		it := items[i%len(items)]
+		shown := FormatMutation(mu)
+		want := it.verb
+		if w, _, _ := strings.Cut(shown, " "); w != want {
+			t.Errorf("%s is shown as %q, not with %s", it.yaml, shown, want)
+		}
+		typed := []string{shown}
+		if name, ok := fileNames[want]; ok {
+			typed = append(typed, name+strings.TrimPrefix(shown, want))
+		}
+		for _, in := range typed {
+			back, err := ParseMutation(in, api.ConfigMap)
+			if err != nil {
+				t.Errorf("%q (%s): %v", in, it.yaml, err)
+				continue
+			}
+			if !reflect.DeepEqual(back, mu) {
+				t.Errorf("%q reads back as %+v, want %+v", in, back, mu)
+			}
+		}
+	}
+}
+
+// The long forms through paths, the two-word and no-space forms read as
+// the short form shows them.
+func TestOtherSpellingsReadTheSame(t *testing.T) {
+	for _, c := range []struct{ in, shown string }{
+		{"add-to-set metadata.finalizers = example.com/x", "add-finalizer example.com/x"},
+		{"add finalizer example.com/x", "add-finalizer example.com/x"},
+		{"Remove Finalizer example.com/x", "remove-finalizer example.com/x"},
+		{"set metadata.labels.team = a", "add-label team = a"},
+		{`set metadata.labels["app.kubernetes.io/name"] = web`, "add-label app.kubernetes.io/name = web"},
+		{"remove metadata.annotations.note", "remove-annotation note"},
+		{"addLabel team=a", "add-label team = a"},
+		{"set data.owner=a", "set data.owner = a"},
+		{"set spec.template.spec.containers[name=app].image=nginx:1.28", "set spec.template.spec.containers[name=app].image = nginx:1.28"},
+		{`set data.x = "a if b"`, `set data.x = "a if b"`},
+		{`set data.x = "a if b" if data.y = "c"`, `set data.x = "a if b" if data.y = c`},
+	} {
+		mu, err := ParseMutation(c.in, api.ConfigMap)
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		if got := FormatMutation(mu); got != c.shown {
+			t.Errorf("%q shows as %q, want %q", c.in, got, c.shown)
 		}
 	}
 }
@@ -287,17 +379,106 @@ func TestDocsShowEveryOperation(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(data)
-	for _, op := range ops {
-		if !strings.Contains(doc, "`"+string(op)+" P") {
-			t.Errorf("docs/scenario-format.md does not show the editor's form of %s", op)
+	for _, v := range verbs {
+		if !strings.Contains(doc, "`"+v.name+" ") {
+			t.Errorf("docs/scenario-format.md does not show the editor's form of %s", v.name)
 		}
 	}
-	for _, ex := range []string{"set metadata.labels.team = a", "add-to-set metadata.finalizers = example.com/x"} {
+	for _, ex := range []string{"add-finalizer example.com/x", "addFinalizer example.com/x", "add finalizer example.com/x", "set metadata.labels.team = a"} {
 		if !strings.Contains(doc, "`"+ex+"`") {
 			t.Errorf("the example %q is no longer in the doc", ex)
 		}
 		if _, err := ParseMutation(ex, api.ConfigMap); err != nil {
 			t.Errorf("the doc's example %q: %v", ex, err)
 		}
+	}
+}
+
+// Completion offers what can be typed next, as whole lines, and every
+// line it offers, given a value, reads.
+func TestCompletionOffersWhatReads(t *testing.T) {
+	sc := New()
+	SetKind(sc, api.Deployment)
+	sc.Objects[0].SetLabels(map[string]string{"team": "a"})
+	sc.Objects[0].SetFinalizers([]string{"example.com/keep"})
+	has := func(text, want string) {
+		t.Helper()
+		for _, s := range Complete(text, sc) {
+			if s == want {
+				return
+			}
+		}
+		t.Errorf("%q: %q is not offered (%v)", text, want, Complete(text, sc))
+	}
+	has("", "set ")
+	has("add", "add-finalizer ")
+	has("set ", "set spec.replicas = ")
+	has("set spec.t", "set spec.template.spec.containers[name=app].image = ")
+	has("remove-label ", "remove-label team")
+	has("remove-finalizer ", "remove-finalizer example.com/keep")
+	has("add-finalizer ", "add-finalizer example.com/a")
+	has("copy ", "copy spec.replicas from ")
+	has("copy spec.replicas from ", "copy spec.replicas from spec.replicas")
+	has("set spec.replicas = 3 if ", "set spec.replicas = 3 if metadata.labels.team = ")
+	if got := Complete("set spec.replicas = ", sc); len(got) != 0 {
+		t.Errorf("a value is offered: %v", got)
+	}
+	for _, text := range []string{"", "set ", "add-label ", "annotate ", "increment ", "copy spec.replicas from ", "remove-finalizer "} {
+		for _, line := range Complete(text, sc) {
+			typed := line
+			switch {
+			case strings.HasSuffix(line, " = "):
+				typed += "x"
+			case strings.HasSuffix(line, " ") || strings.HasSuffix(line, "."):
+				continue // a verb or a map to go on with
+			}
+			if _, err := ParseMutation(typed, api.Deployment); err != nil {
+				t.Errorf("offered %q does not read: %v", typed, err)
+			}
+		}
+	}
+}
+
+// An invariant is one line that reads back as itself; a bad one is
+// refused with what to write, and the file's own checks apply.
+func TestInvariantLines(t *testing.T) {
+	sc := New()
+	for _, line := range []string{
+		"name cm1 is 1: cm1 must survive",
+		"selector app=web is 1: the parent needs exactly one child",
+		"selector tier in (db, cache),!legacy is 0: nothing old is left",
+		"namespace team-a name cm2 is 0: no copy in team-a",
+		"Widget selector app=web is 0: no widget",
+	} {
+		inv, err := ParseInvariant(line, sc)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if got := FormatInvariant(inv, sc); got != line {
+			t.Errorf("%q shows as %q", line, got)
+		}
+	}
+	if err := SetInvariant(sc, 0, "name cm1 is 1: cm1 must survive"); err != nil || len(sc.Invariants) != 1 || sc.Invariants[0].Name != "cm1" {
+		t.Fatalf("add: %v %+v", err, sc.Invariants)
+	}
+	for _, c := range []struct{ line, want string }{
+		{"name cm1 is 1", "ends with : WHY"},
+		{"name cm1: why", "is N: WHY"},
+		{"name cm1 is many: why", `is "many": want a count`},
+		{"count cm1 is 1: why", `"count": an invariant counts`},
+		{"selector app in web is 1: why", "is not a label selector"},
+		{"name cm1 is 2: why", "invariants[0]"},
+	} {
+		err := SetInvariant(sc, 0, c.line)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: want %q in %v", c.line, c.want, err)
+		}
+	}
+	if sc.Invariants[0].Name != "cm1" || sc.Invariants[0].Is != 1 {
+		t.Fatalf("a refused line changed the invariant: %+v", sc.Invariants[0])
+	}
+	RemoveInvariant(sc, 0)
+	if len(sc.Invariants) != 0 {
+		t.Fatal("not removed")
 	}
 }

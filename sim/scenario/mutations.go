@@ -55,6 +55,16 @@ func mapEntryPath(prefix, key string) (string, bool) {
 	return prefix + `["` + key + `"]`, true
 }
 
+// EntryPath is the path of one key of a string map such as
+// metadata.labels, as the short forms (addLabel, annotate) write it; false
+// when the key cannot be written as a path. The sandbox's editor writes
+// the short forms as a file does.
+func EntryPath(prefix, key string) (string, bool) { return mapEntryPath(prefix, key) }
+
+// EntryKey is the key of a string map's entry that path names, when the
+// short form would write exactly that path.
+func EntryKey(prefix, path string) (string, bool) { return mapEntryKey(prefix, path) }
+
 // mapEntryKey is the inverse of mapEntryPath: the key when path is exactly
 // what mapEntryPath(prefix, key) writes.
 func mapEntryKey(prefix, path string) (string, bool) {
