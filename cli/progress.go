@@ -185,5 +185,8 @@ func importCourse(cmd *cobra.Command) (*progress.Course, error) {
 	for _, ch := range all {
 		c.Challenges[ch.ID] = true
 	}
+	for _, id := range challenges.Retired {
+		c.Challenges[id] = true // an export from before they were replaced
+	}
 	return c, nil
 }

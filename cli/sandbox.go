@@ -37,6 +37,7 @@ Exit codes: 0 done, 1 the scenario or level is invalid or cannot be read
 		Annotations: drawsScreen,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var sc *scenario.Scenario
+			var lvl *level.Level
 			switch {
 			case levelText != "" && src.given():
 				return usageErr(fmt.Errorf("--level and -f/--example each name a race: give one"))
@@ -45,7 +46,7 @@ Exit codes: 0 done, 1 the scenario or level is invalid or cannot be read
 				if err != nil {
 					return err
 				}
-				sc = l.Race
+				sc, lvl = l.Race, l
 			case src.file != "" && src.example == "":
 				l, err := level.Load(src.file)
 				if err != nil {
@@ -54,7 +55,7 @@ Exit codes: 0 done, 1 the scenario or level is invalid or cannot be read
 				if err := draft.Editable(l.Race); err != nil {
 					return invalidErr(fmt.Errorf("%s: %w", src.name(), err))
 				}
-				sc = l.Race
+				sc, lvl = l.Race, l
 			case src.given():
 				var err error
 				if sc, err = src.load("sandbox"); err != nil {
@@ -70,7 +71,7 @@ Exit codes: 0 done, 1 the scenario or level is invalid or cannot be read
 			// The TUI on the sandbox, with the race from the file or
 			// (sc nil) its own.
 			o := terminalOptions(env)
-			o.OpenSandbox, o.Sandbox, o.SandboxFile = true, sc, src.file
+			o.OpenSandbox, o.Sandbox, o.SandboxFile, o.SandboxLevel = true, sc, src.file, lvl
 			return tuiExit(env.screen()(o))
 		},
 	}

@@ -10,8 +10,6 @@ import (
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
-
-
 // The levels the tests read: a break it and a fix it.
 var (
 	breakLevel = readTestdata("break-lost-update.yaml")

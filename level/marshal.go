@@ -44,7 +44,10 @@ func Marshal(l *Level) ([]byte, error) {
 	}
 	// The scenario's header comment points at its format's page; in a
 	// level it is bytes in every shared line.
-	race.Content[0].HeadComment = ""
+	race.HeadComment, race.Content[0].HeadComment = "", ""
+	if m := race.Content[0]; len(m.Content) > 0 {
+		m.Content[0].HeadComment = ""
+	}
 	add("race", race.Content[0])
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)

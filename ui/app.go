@@ -7,6 +7,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"github.com/conflictlab/conflictlab/level"
 	"io/fs"
 	"path/filepath"
 	"slices"
@@ -72,9 +73,10 @@ type Config struct {
 	Today func() time.Time
 	// OpenSandbox starts on the sandbox instead of the home screen, on
 	// Sandbox's race when set; SandboxFile is where that came from.
-	OpenSandbox bool
-	Sandbox     *scenario.Scenario
-	SandboxFile string
+	OpenSandbox  bool
+	Sandbox      *scenario.Scenario
+	SandboxFile  string
+	SandboxLevel *level.Level
 	// Live, when set, makes the player offer to replay a race on a real
 	// cluster (set when a kubeconfig is found).
 	Live func(*lessons.Pack) player.Live

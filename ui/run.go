@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/conflictlab/conflictlab/level"
 	"io"
 	"os"
 	"os/signal"
@@ -45,6 +46,9 @@ type Options struct {
 	OpenSandbox bool
 	Sandbox     *scenario.Scenario
 	SandboxFile string
+	// SandboxLevel, when set, is a level to play there (a goal to break
+	// or fix), from a level file or text; Sandbox is its race.
+	SandboxLevel *level.Level
 
 	// Context ends the program when it is cancelled (nil: never).
 	Context context.Context
@@ -241,7 +245,7 @@ func newConfig(o Options) Config {
 	if o.Environ != nil {
 		noColor = noColor || environ(o.Environ)("NO_COLOR") != ""
 	}
-	cfg := Config{Start: o.Start, NoColor: noColor, OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile,
+	cfg := Config{Start: o.Start, NoColor: noColor, OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile, SandboxLevel: o.SandboxLevel,
 		QuizSeed: o.QuizSeed, SandboxEnv: o.SandboxEnv, Observe: o.Observe, StoreNotice: o.Notice, Trace: o.Trace, Started: o.Started}
 	if o.Pack != nil {
 		pack := o.Pack

@@ -42,7 +42,11 @@ func (m *Model) openSandboxWith() tea.Cmd {
 	if m.cfg.Sandbox == nil {
 		return cmd
 	}
-	if err := m.sandbox.Open(m.cfg.Sandbox, m.cfg.SandboxFile); err != nil {
+	open := func() error { return m.sandbox.Open(m.cfg.Sandbox, m.cfg.SandboxFile) }
+	if l := m.cfg.SandboxLevel; l != nil {
+		open = func() error { return m.sandbox.OpenLevel(l, m.cfg.SandboxFile) }
+	}
+	if err := open(); err != nil {
 		// The CLI checked the file; this is a race the editor cannot show.
 		m.status = err.Error()
 	}

@@ -1,7 +1,8 @@
-// Package challenges holds the sandbox's challenges: "break it" (find a
-// schedule that loses a field) and "fix it" (change the fewest settings so
-// that no schedule loses anything), each an ordinary scenario file plus a
-// line of goal, a hint and the par score, embedded in the binary.
+// Package challenges holds the sandbox's challenges: levels (package
+// level) embedded in the binary, each a race with a "break it" goal (find
+// an order of steps that meets it) or a "fix it" goal (change the fewest
+// settings so that no order fails it), and its par, proven like a lesson's
+// play step.
 package challenges
 
 import (
@@ -12,10 +13,8 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/conflictlab/conflictlab/level"
 	"github.com/conflictlab/conflictlab/sandbox/draft"
-	"github.com/conflictlab/conflictlab/sim/explore"
-	"github.com/conflictlab/conflictlab/sim/race"
-	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 //go:embed *.yaml
@@ -25,36 +24,41 @@ var files embed.FS
 type Kind string
 
 const (
-	// Break: play a schedule whose outcome loses a field.
+	// Break: play an order of steps that meets the goal.
 	Break Kind = "break"
-	// Fix: change settings until no schedule loses or gives up.
+	// Fix: change settings until no order fails the goal.
 	Fix Kind = "fix"
 )
 
-// Challenge is one challenge.
+// Challenge is one challenge: a level with an ID progress keeps its best
+// under, and how hard it is.
 type Challenge struct {
-	ID    string `yaml:"id"`
-	Title string `yaml:"title"`
-	Kind  Kind   `yaml:"kind"`
-	// Level is easy, medium or hard.
-	Level string `yaml:"level"`
-	File  string `yaml:"file"`
-	Goal  string `yaml:"goal"`
-	Hint  string `yaml:"hint"`
-	// Par is the best possible score: the fewest steps that lose a field
-	// (break), the fewest settings changed (fix).
-	Par int `yaml:"par"`
-	// Solution is a schedule (break) or CONTROLLER.SETTING=VALUE changes
-	// (fix) that wins with the par score; the tests check it.
-	Solution []string `yaml:"solution"`
-	// Scenario is the starting race.
-	Scenario *scenario.Scenario `yaml:"-"`
+	ID string `yaml:"id"`
+	// Difficulty is easy, medium or hard.
+	Difficulty string `yaml:"level"`
+	File       string `yaml:"file"`
+	// The level: its title, question, hint, goal and race.
+	*level.Level `yaml:"-"`
 }
 
+// Kind is the goal's kind.
+func (c *Challenge) Kind() Kind {
+	if c.Goal.IsBreak() {
+		return Break
+	}
+	return Fix
+}
+
+// Par is the fewest moves (break) or changes (fix) that reach the goal.
+func (c *Challenge) Par() int { return c.Goal.Par }
+
 // Unit names what a score counts.
-func (c *Challenge) Unit(n int) string {
-	u := "turn"
-	if c.Kind == Fix {
+func (c *Challenge) Unit(n int) string { return Unit(c.Kind(), n) }
+
+// Unit names what a score of a goal of kind k counts: "4 moves", "1 change".
+func Unit(k Kind, n int) string {
+	u := "move"
+	if k == Fix {
 		u = "change"
 	}
 	if n != 1 {
@@ -62,6 +66,11 @@ func (c *Challenge) Unit(n int) string {
 	}
 	return fmt.Sprintf("%d %s", n, u)
 }
+
+// Retired are the IDs of challenges the sandbox had and replaced with
+// harder ones: progress that names them still imports (their bests are
+// kept, and shown nowhere).
+var Retired = []string{"break-lost-update", "fix-lost-update", "fix-shared-manager", "fix-status"}
 
 var (
 	once sync.Once
@@ -92,40 +101,19 @@ func load() ([]*Challenge, error) {
 			return nil, fmt.Errorf("challenges.yaml: two challenges are called %s", c.ID)
 		}
 		seen[c.ID] = true
-		if c.Kind != Break && c.Kind != Fix {
-			return nil, fmt.Errorf("challenges.yaml: %s: kind %q (want break or fix)", c.ID, c.Kind)
-		}
 		src, err := files.ReadFile(c.File)
 		if err != nil {
 			return nil, fmt.Errorf("challenges.yaml: %s: %w", c.ID, err)
 		}
-		if c.Scenario, err = scenario.Parse(c.File, src); err != nil {
+		if c.Level, err = level.Parse(c.File, src); err != nil {
 			return nil, err
 		}
-		if err := draft.Editable(c.Scenario); err != nil {
+		if c.Goal == nil {
+			return nil, fmt.Errorf("%s: a challenge needs a goal", c.File)
+		}
+		if err := draft.Editable(c.Race); err != nil {
 			return nil, fmt.Errorf("%s: %w", c.File, err)
 		}
 	}
 	return out, nil
-}
-
-// Broken reports whether a run so far wins a break challenge.
-func Broken(o *race.Outcome) bool { return o.Verdict == race.VerdictLost }
-
-// Fixed judges a fix attempt from the explorer's tally: every interleaving
-// must end with every change landed (requeued is fine), and the search
-// must have covered them all. why says what is still wrong.
-func Fixed(r *explore.Result) (ok bool, why string) {
-	switch {
-	case r.Cancelled:
-		return false, "the check was cancelled before it saw every interleaving"
-	case r.Truncated:
-		return false, fmt.Sprintf("the race has more than %d interleavings: make it smaller", r.Schedules)
-	}
-	for _, v := range []race.Verdict{race.VerdictLost, race.VerdictGaveUp, race.VerdictUnfinished} {
-		if n := r.Tally[v]; n > 0 {
-			return false, fmt.Sprintf("%d of %d interleavings end %s", n, r.Schedules, v)
-		}
-	}
-	return true, ""
 }

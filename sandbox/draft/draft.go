@@ -177,16 +177,21 @@ func Editable(sc *scenario.Scenario) error {
 }
 
 // AddController appends a controller with the next free letter as its
-// name and the kind's default program for its slot.
-func AddController(sc *scenario.Scenario) error {
+// name and the kind's default program for its slot. Letters in avoid
+// (the keys a screen binds) are skipped, so that a controller's initial
+// is a key that steps it.
+func AddController(sc *scenario.Scenario, avoid ...string) error {
 	if len(sc.Controllers) >= MaxControllers {
 		return fmt.Errorf("a race has at most %d controllers", MaxControllers)
 	}
 	name := ""
 	for r := 'a'; r <= 'z' && name == ""; r++ {
-		if index(sc, string(r)) < 0 {
+		if index(sc, string(r)) < 0 && !contains(avoid, string(r)) {
 			name = string(r)
 		}
+	}
+	if name == "" {
+		name = fmt.Sprintf("c%d", len(sc.Controllers)+1)
 	}
 	c := scenario.Controller{Program: slotProgram(Kind(sc), len(sc.Controllers), name)}
 	c.Target = api.RefOf(sc.Objects[0])
@@ -201,6 +206,15 @@ func RemoveController(sc *scenario.Scenario, i int) error {
 	}
 	sc.Controllers = append(sc.Controllers[:i:i], sc.Controllers[i+1:]...)
 	return nil
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func index(sc *scenario.Scenario, name string) int {

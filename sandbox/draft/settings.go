@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
@@ -36,7 +37,7 @@ type Setting struct {
 var writeExplain = map[controller.WriteMethod]string{
 	controller.Update:          "PUT of the whole object with the RV it read: 409 if the object changed since",
 	controller.UpdateClearRV:   "PUT of the whole object with the RV removed: overwrites whatever is there",
-	controller.UpdateStatus:    "PUT to /status with the RV it read: changes only status (409 if stale)",
+	controller.UpdateStatus:    "PUT to /status with the RV it read: changes only status (409 if stale); client-go's UpdateStatus",
 	controller.MergePatch:      "JSON merge patch of what it changed: lists are replaced whole; no RV unless withRV",
 	controller.StrategicPatch:  "strategic merge patch: lists like finalizers are merged (built-in kinds only)",
 	controller.JSONPatch:       "JSON patch (RFC 6902) of what it changed: conditional only with withRV or test",
@@ -96,6 +97,9 @@ var Settings = []Setting{
 		set: func(sc *scenario.Scenario, i int, v string) error {
 			p := prog(sc, i)
 			p.Write = controller.WriteMethod(v)
+			if p.Write == controller.UpdateStatus {
+				p.Subresource = "" // update-status is the PUT to /status
+			}
 			// The options of the old method mean nothing to the new one
 			// (and the file format refuses them).
 			if !p.Write.IsPatch() {
@@ -108,6 +112,26 @@ var Settings = []Setting{
 				p.Force = false
 			}
 			return nil
+		}},
+	{Key: "to", Label: "write to",
+		choices: []Choice{
+			{"object", "the object itself: where spec, labels and finalizers are written (a status sent here is ignored)"},
+			{"status", "its /status subresource: the status is written, the spec and labels sent are ignored"}},
+		get: func(sc *scenario.Scenario, i int) string {
+			if prog(sc, i).WriteSubresource() == controller.StatusSubresource {
+				return "status"
+			}
+			return "object"
+		},
+		set: func(sc *scenario.Scenario, i int, v string) error {
+			prog(sc, i).Subresource = strings.TrimPrefix(v, "object")
+			return nil
+		},
+		// update-status is the PUT to /status already; a create or a
+		// delete goes to the object.
+		shown: func(p controller.Program) bool {
+			info, _ := api.Lookup(p.Target.Kind)
+			return info.StatusSubresource && p.Write != controller.UpdateStatus && !p.Write.IsLifecycle()
 		}},
 	{Key: "withRV", Label: "with RV",
 		choices: []Choice{
@@ -381,4 +405,45 @@ func Apply(sc *scenario.Scenario, assignment string) error {
 		return fmt.Errorf("%q: no setting %s", assignment, key)
 	}
 	return s.Set(sc, i, v)
+}
+
+// PlanLine is a controller in one line, as the editor writes it: its
+// read, its changes as they are typed, its write (with its options and
+// where it goes), its retry and requeue: "read lister · add-finalizer
+// example.com/a · merge-patch with RV to /status · retry default".
+func PlanLine(p controller.Program) string {
+	parts := []string{"read " + string(p.Read)}
+	if p.Expectations {
+		parts[0] += " once it has seen its own write"
+	}
+	for _, mu := range p.Mutations {
+		parts = append(parts, FormatMutation(mu))
+	}
+	if p.Body != nil {
+		parts = append(parts, "a hand-written body")
+	}
+	write := string(p.Write)
+	if p.WithRV {
+		write += " with RV"
+	}
+	if p.Test != controller.TestNone {
+		write += " testing " + string(p.Test)
+	}
+	if p.Force {
+		write += " (force)"
+	}
+	if p.Subresource == controller.StatusSubresource {
+		write += " to /status"
+	}
+	parts = append(parts, write)
+	if r := p.Retry; r.Attempts > 1 || r.Unbounded {
+		parts = append(parts, "retry "+retryName(r))
+	}
+	if p.Requeue.Max > 0 {
+		parts = append(parts, fmt.Sprintf("requeue %d", p.Requeue.Max))
+	}
+	if p.Reconciles > 1 {
+		parts = append(parts, fmt.Sprintf("reconciles %d", p.Reconciles))
+	}
+	return strings.Join(parts, " · ")
 }

@@ -10,9 +10,8 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/conflictlab/conflictlab/sandbox/challenges"
 	"github.com/conflictlab/conflictlab/sandbox/draft"
-	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
@@ -28,13 +27,15 @@ const (
 	rowMutation
 	rowAddMutation
 	rowAddController
+	rowInvariant
+	rowAddInvariant
 )
 
 // row is one line of the editor.
 type row struct {
 	kind    rowKind
 	ctl     int
-	mut     int
+	mut     int // the mutation's index, or the invariant's
 	setting draft.Setting
 }
 
@@ -74,20 +75,20 @@ func (m Model) rows() []row {
 	if len(m.sc.Controllers) < draft.MaxControllers {
 		rs = append(rs, row{kind: rowAddController})
 	}
+	for i := range m.sc.Invariants {
+		rs = append(rs, row{kind: rowInvariant, mut: i})
+	}
+	if len(m.sc.Invariants) < scenario.LimitInvariants {
+		rs = append(rs, row{kind: rowAddInvariant})
+	}
 	return rs
 }
 
-// locked says why a row cannot be changed now ("" when it can): a break
-// challenge fixes the whole race, a fix challenge all but the settings.
+// locked says why a row cannot be changed now ("" when it can): during
+// a challenge the race is the level's, played in the race tab.
 func (m Model) locked(r row) string {
-	c := m.chal.active
-	switch {
-	case c == nil:
-		return ""
-	case c.Kind == challenges.Break:
-		return "the race is the challenge's: break it in the race tab"
-	case r.kind != rowSetting:
-		return "a fix changes how the controllers read and write, not what they change"
+	if m.playing() {
+		return "the race is the challenge's: play it in the race tab (esc leaves the challenge)"
 	}
 	return ""
 }
@@ -132,6 +133,8 @@ func (m Model) buildKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			m.sc.Controllers[r.ctl].Mutations = append(muts[:r.mut:r.mut], muts[r.mut+1:]...)
 		case rowController:
 			err = draft.RemoveController(m.sc, r.ctl)
+		case rowInvariant:
+			draft.RemoveInvariant(m.sc, r.mut)
 		default:
 			return m, nil
 		}
@@ -151,7 +154,7 @@ func (m Model) buildKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case r.kind == rowSetting && !r.setting.Free:
 		err = r.setting.Cycle(m.sc, r.ctl, delta)
 	case r.kind == rowAddController && key.Matches(msg, k.Enter):
-		err = draft.AddController(m.sc)
+		err = draft.AddController(m.sc, m.reservedNames()...)
 	case key.Matches(msg, k.Enter):
 		m.startEdit(r)
 		return m, nil
@@ -211,7 +214,16 @@ func (m *Model) startEdit(r row) {
 	case rowMutation:
 		ti.SetValue(draft.FormatMutation(m.sc.Controllers[r.ctl].Mutations[r.mut]))
 	case rowAddMutation:
-		ti.Placeholder = "set data.key = value"
+		ti.Placeholder = "set data.key = value (tab completes)"
+	case rowInvariant:
+		ti.SetValue(draft.FormatInvariant(m.sc.Invariants[r.mut], m.sc))
+	case rowAddInvariant:
+		ti.Placeholder = "name " + m.sc.Objects[0].GetName() + " is 1: why it must hold"
+	}
+	if r.kind == rowMutation || r.kind == rowAddMutation {
+		// Tab completes the change as it is typed (draft.Complete).
+		ti.ShowSuggestions = true
+		ti.SetSuggestions(draft.Complete(ti.Value(), m.sc))
 	}
 	ti.CursorEnd()
 	ti.Focus()
@@ -243,6 +255,9 @@ func (m Model) editKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		b.area, cmd = &ta, c
 	} else {
 		ti, c := b.input.Update(msg)
+		if ti.ShowSuggestions {
+			ti.SetSuggestions(draft.Complete(ti.Value(), m.sc))
+		}
 		b.input, cmd = &ti, c
 	}
 	return m, cmd
@@ -276,6 +291,12 @@ func (m *Model) commitEdit() error {
 		} else {
 			c.Mutations = append(c.Mutations, mu)
 		}
+	case rowInvariant, rowAddInvariant:
+		i := r.mut
+		if r.kind == rowAddInvariant {
+			i = len(m.sc.Invariants)
+		}
+		return draft.SetInvariant(m.sc, i, v)
 	}
 	return nil
 }
@@ -320,17 +341,30 @@ func (m Model) describeRow(r row) (section, label, value, explain string) {
 		return "", "content", summary(sc.Objects[0].Object), "the object as it is before the race: enter edits its YAML"
 	case rowController:
 		c := sc.Controllers[r.ctl]
-		return c.Name, "name", c.Name, "its name: its lane, its schedule token, and the key that steps it · d removes it"
+		return c.Name, "name", c.Name, "its name: its lane and its schedule token; in the race tab " + m.stepKeysText(r.ctl) + " · d removes it"
 	case rowSetting:
 		return "", r.setting.Label, r.setting.Get(sc, r.ctl), r.setting.Label + ": " + r.setting.Explain(sc, r.ctl)
 	case rowMutation:
 		mu := sc.Controllers[r.ctl].Mutations[r.mut]
 		return "", fmt.Sprintf("change %d", r.mut+1), draft.FormatMutation(mu),
-			"what it changes in the copy it read: " + mu.Describe() + dependsNote(mu.DependsOnRead()) + " · d removes it"
+			"it " + draft.ExplainMutation(mu) + dependsNote(mu.DependsOnRead()) + " · enter edits it · d removes it"
 	case rowAddMutation:
-		return "", "+ change", "", "add a change: " + draft.MutationSyntax
+		return "", "+ change", "", "enter adds a change to the copy it read: " + draft.MutationSyntax
 	case rowAddController:
-		return "+ controller", "", "", fmt.Sprintf("add a controller (at most %d race)", draft.MaxControllers)
+		return "+ controller", "", "", fmt.Sprintf("enter adds a controller (a race has at most %d)", draft.MaxControllers)
+	case rowInvariant:
+		section := ""
+		if r.mut == 0 {
+			section = "must hold"
+		}
+		return section, fmt.Sprintf("invariant %d", r.mut+1), draft.FormatInvariant(sc.Invariants[r.mut], sc),
+			"what must be true when the race ends, whatever else happened; a race that breaks it ends ⚠ · enter edits it · d removes it"
+	case rowAddInvariant:
+		section := ""
+		if len(sc.Invariants) == 0 {
+			section = "must hold"
+		}
+		return section, "+ invariant", "", "enter adds an invariant: " + draft.InvariantSyntax
 	}
 	return "", "", "", ""
 }
@@ -347,7 +381,9 @@ func (m Model) viewBuild(w, h int) string {
 	rs := m.rows()
 	cur := min(m.build.cursor, len(rs)-1)
 	secW, labW := 13, 14
-	var lines []string
+	// Each row is a block: a value too long for its column wraps under
+	// itself, never cut.
+	var blocks [][]string
 	for i, r := range rs {
 		section, label, value, _ := m.describeRow(r)
 		if r.kind == rowController {
@@ -366,7 +402,19 @@ func (m Model) viewBuild(w, h int) string {
 			lead = st.Accent.Render(styles.Cursor) + " "
 			label = st.Selected.Render(label)
 		}
-		lines = append(lines, layout.Truncate(lead+layout.Pad(section, secW)+layout.Pad(label, labW)+value, w))
+		indent := 2 + secW + labW
+		head := lead + layout.Pad(section, secW) + layout.Pad(label, labW)
+		if w-indent < 12 {
+			// Too narrow for columns: the value under its label.
+			blocks = append(blocks, append([]string{layout.Truncate(head, w)}, hang("    "+value, w, 6)...))
+			continue
+		}
+		vals := hang(value, w-indent, 2)
+		block := []string{head + vals[0]}
+		for _, v := range vals[1:] {
+			block = append(block, strings.Repeat(" ", indent)+v)
+		}
+		blocks = append(blocks, block)
 	}
 	foot := m.buildFooter(rs[cur], w)
 	if m.build.area != nil {
@@ -374,50 +422,70 @@ func (m Model) viewBuild(w, h int) string {
 		m.build.area.SetWidth(w)
 		m.build.area.SetHeight(max(3, h-len(foot)-1))
 		head := st.Heading.Render("Object before the race") + st.Faint.Render(" · YAML · ctrl+s keeps it, esc drops the edit")
-		return layout.Fit(head+"\n"+m.build.area.View()+"\n"+strings.Join(foot, "\n"), w, h)
+		return layout.Fit(strings.Join(hang(head, w, 2), "\n")+"\n"+m.build.area.View()+"\n"+strings.Join(foot, "\n"), w, h)
 	}
 	listH := max(1, h-len(foot)-1)
-	// Keep the cursor in view, with a row of context below it.
-	off := 0
-	if cur >= listH-1 {
-		off = min(cur-listH+2, len(lines)-listH)
+	// Keep the cursor's row in view, with a row of context below it.
+	first, last := 0, len(blocks)-1
+	height := func(a, b int) int {
+		n := 0
+		for i := a; i <= b; i++ {
+			n += len(blocks[i])
+		}
+		return n
 	}
-	if len(lines) > listH {
-		lines = lines[max(0, off):min(len(lines), max(0, off)+listH)]
+	last = min(len(blocks)-1, cur+1)
+	first = 0
+	for height(first, last) > listH && first < cur {
+		first++
+	}
+	for last+1 < len(blocks) && height(first, last+1) <= listH {
+		last++
+	}
+	var lines []string
+	for i := first; i <= last; i++ {
+		lines = append(lines, blocks[i]...)
 	}
 	return layout.Fit(strings.Join(lines, "\n"), w, listH) + "\n" + layout.Rule("", w, st.Border) + "\n" + strings.Join(foot, "\n")
 }
 
 // buildFooter explains the row under the cursor, or holds the text field
-// being typed in.
+// being typed in. Everything wraps, with a hanging indent.
 func (m Model) buildFooter(r row, w int) []string {
 	st := m.st
 	_, label, _, explain := m.describeRow(r)
 	var out []string
 	if r.kind == rowController || r.kind == rowSetting || r.kind == rowMutation || r.kind == rowAddMutation {
 		c := m.sc.Controllers[r.ctl]
-		out = append(out, st.Lane(r.ctl).Render(c.Name)+st.Faint.Render(layout.Truncate(": "+race.PlanOf(c.Program).String(), max(1, w-len(c.Name)))))
+		plan := hang(c.Name+": "+draft.PlanLine(c.Program), w, len(c.Name)+2)
+		out = append(out, st.Lane(r.ctl).Render(c.Name)+st.Faint.Render(strings.TrimPrefix(plan[0], c.Name)))
+		for _, l := range plan[1:] {
+			out = append(out, st.Faint.Render(l))
+		}
 	}
 	if why := m.locked(r); why != "" {
 		explain = "locked: " + why
 	}
 	if m.build.input != nil {
-		m.build.input.SetWidth(max(10, w-len(label)-4))
+		m.build.input.SetWidth(max(10, w-len(label)-6))
 		out = append(out, st.Bold.Render(label)+" "+m.build.input.View())
 		if m.build.err != "" {
-			out = append(out, layout.Lines(layout.Wrap(st.Bad.Render(styles.Bad+" "+m.build.err), w))...)
+			for _, l := range hang(styles.Bad+" "+m.build.err, w, 2) {
+				out = append(out, st.Bad.Render(l))
+			}
 		}
-		if r.kind == rowMutation || r.kind == rowAddMutation {
-			explain = draft.MutationSyntax
+		switch r.kind {
+		case rowMutation, rowAddMutation:
+			explain = "tab completes · " + draft.MutationSyntax
+		case rowInvariant, rowAddInvariant:
+			explain = draft.InvariantSyntax
 		}
 	} else if m.build.area != nil && m.build.err != "" {
-		out = append(out, layout.Lines(layout.Wrap(st.Bad.Render(styles.Bad+" "+m.build.err), w))...)
+		for _, l := range hang(styles.Bad+" "+m.build.err, w, 2) {
+			out = append(out, st.Bad.Render(l))
+		}
 	}
-	wrapped := layout.Lines(layout.Wrap(explain, w))
-	if len(wrapped) > 2 {
-		wrapped = append(wrapped[:1], layout.Truncate(strings.Join(wrapped[1:], " "), w))
-	}
-	for _, l := range wrapped {
+	for _, l := range hang(explain, w, 2) {
 		out = append(out, st.Faint.Render(l))
 	}
 	return out

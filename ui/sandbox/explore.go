@@ -13,13 +13,11 @@ import (
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/conflictlab/conflictlab/sandbox/challenges"
 	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/layout"
-	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 
@@ -31,9 +29,6 @@ type exploreState struct {
 	// done and estimate are the last progress report.
 	done, estimate int
 	elapsed        time.Duration
-	// verdict is the fix check's conclusion ("" for a plain exploration).
-	verdict string
-	fixed   bool
 }
 
 // exploreRun is one exploration on its goroutine. The simulator has no
@@ -47,7 +42,6 @@ type exploreRun struct {
 	cancel context.CancelFunc
 	start  time.Time
 	sc     *scenario.Scenario
-	check  bool
 	budget ExploreBudget
 }
 
@@ -77,14 +71,13 @@ var runIDs atomic.Int64
 // would only queue frames the terminal cannot show.
 const progressEvery = 30 * time.Millisecond
 
-// startExplore runs the explorer on a copy of the race. check makes it
-// the fix challenge's check.
-func (m Model) startExplore(check bool) (Model, tea.Cmd) {
+// startExplore runs the explorer on a copy of the race.
+func (m Model) startExplore() (Model, tea.Cmd) {
 	if m.ex.running != nil {
 		return m, nil
 	}
-	if c := m.chal.active; c != nil && c.Kind == challenges.Break {
-		m.setNotice(true, "no explorer in a break challenge: it would hand you the answer")
+	if m.playing() {
+		m.setNotice(true, "no explorer during a challenge: it would hand you the answer (esc leaves the challenge)")
 		return m, nil
 	}
 	if err := draft.Check(m.sc); err != nil {
@@ -96,7 +89,7 @@ func (m Model) startExplore(check bool) (Model, tea.Cmd) {
 		ctx, cancel = context.WithTimeout(context.Background(), t)
 	}
 	run := &exploreRun{id: int(runIDs.Add(1)), ch: make(chan tea.Msg, 1), ctx: ctx, cancel: cancel,
-		start: m.env.now(), sc: draft.Clone(m.sc), check: check, budget: m.env.Explore}
+		start: m.env.now(), sc: draft.Clone(m.sc), budget: m.env.Explore}
 	m.ex = exploreState{running: run}
 	m.tab = exploreTab
 	m.notice = ""
@@ -219,38 +212,8 @@ func (m Model) onExplore(msg tea.Msg) (Model, tea.Cmd) {
 		if msg.overBudget {
 			m.setNotice(true, "the explorer stopped after %s, the time each exploration is given here: the tally covers only what it reached", m.env.Explore.Timeout)
 		}
-		if run.check {
-			return m, m.judgeFix(run.sc, msg.r)
-		}
 	}
 	return m, nil
-}
-
-// judgeFix scores a fix challenge from the explorer's tally.
-func (m *Model) judgeFix(sc *scenario.Scenario, r *explore.Result) tea.Cmd {
-	c := m.chal.active
-	if c == nil || c.Kind != challenges.Fix {
-		return nil
-	}
-	ok, why := challenges.Fixed(r)
-	if !ok {
-		m.ex.verdict, m.ex.fixed = "not fixed yet: "+why+" · enter on an outcome replays its example", false
-		for i, v := range m.verdicts() {
-			if v == race.VerdictLost || v == race.VerdictGaveUp || v == race.VerdictUnfinished {
-				m.ex.cursor = i
-				break
-			}
-		}
-		return nil
-	}
-	n := len(draft.Diff(m.chal.start, sc))
-	m.ex.fixed = true
-	m.ex.verdict = fmt.Sprintf("fixed: all %d interleavings land every change, with %s (par %d)", r.Schedules, c.Unit(n), c.Par)
-	if m.prog.RecordChallenge(c.ID, n) {
-		m.ex.verdict += " · a new best"
-		return func() tea.Msg { return nav.ProgressChanged{} }
-	}
-	return nil
 }
 
 // verdicts are the outcomes found, worst first.
@@ -273,13 +236,13 @@ func (m Model) exploreKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case m.ex.running != nil:
 		return m, nil
 	case key.Matches(msg, k.Explore):
-		return m.startExplore(m.chal.active != nil && m.chal.active.Kind == challenges.Fix)
+		return m.startExplore()
 	case key.Matches(msg, k.Up):
 		m.ex.cursor = max(0, m.ex.cursor-1)
 	case key.Matches(msg, k.Down):
 		m.ex.cursor = min(len(vs)-1, m.ex.cursor+1)
 	case key.Matches(msg, k.Enter) && len(vs) == 0:
-		return m.startExplore(m.chal.active != nil && m.chal.active.Kind == challenges.Fix)
+		return m.startExplore()
 	case key.Matches(msg, k.Enter):
 		v := vs[m.ex.cursor]
 		ex := m.ex.result.Examples[v]
@@ -300,8 +263,8 @@ func (m Model) viewExplore(w, h int) string {
 	lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render(
 		"The explorer plays every order of the controllers' atomic steps (and of watch events, for manual lags) and tallies how each one ends."), w))...)
 	lines = append(lines, "")
-	if c := m.chal.active; c != nil && c.Kind == challenges.Break {
-		lines = append(lines, st.Warn.Render(styles.Warn+" no explorer in a break challenge: it would hand you the answer"))
+	if m.playing() {
+		lines = append(lines, hang(st.Warn.Render(styles.Warn+" no explorer during a challenge: it would hand you the answer (esc leaves the challenge)"), w, 2)...)
 		return layout.Fit(strings.Join(lines, "\n"), w, h)
 	}
 	if ex.running != nil || ex.result == nil {
@@ -345,16 +308,9 @@ func (m Model) viewExplore(w, h int) string {
 	}
 	if vs := m.verdicts(); len(vs) > 0 {
 		v := vs[min(ex.cursor, len(vs)-1)]
-		lines = append(lines, "", layout.Truncate("example: "+strings.Join(scenario.Tokens(r.Examples[v]), " "), w),
-			st.Faint.Render("enter replays it in the race tab · e explores again"))
-	}
-	if ex.verdict != "" {
-		style, sym := st.Bad, styles.Bad
-		if ex.fixed {
-			style, sym = st.OK, styles.OK
-		}
 		lines = append(lines, "")
-		lines = append(lines, layout.Lines(layout.Wrap(style.Render(sym+" "+ex.verdict), w))...)
+		lines = append(lines, hang("example: "+strings.Join(scenario.Tokens(r.Examples[v]), " "), w, 9)...)
+		lines = append(lines, st.Faint.Render("enter replays it in the race tab · e explores again"))
 	}
 	return layout.Fit(strings.Join(lines, "\n"), w, h)
 }

@@ -5,15 +5,18 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/level"
 	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/userfile"
@@ -37,6 +40,8 @@ type prompt struct {
 	data []byte
 	path string
 	err  string
+	// shareText, when set, is what a save writes: a level's text.
+	shareText string
 }
 
 func (p *prompt) verb() string {
@@ -58,6 +63,9 @@ func (m *Model) openPrompt(k promptKind) {
 		ti.SetValue(name)
 	case exportPrompt:
 		ti.SetValue(m.sc.Name + ".md")
+	case loadPrompt:
+		// A pasted level's text is bounded like any level's.
+		ti.CharLimit = 4 * level.MaxText
 	}
 	ti.CursorEnd()
 	ti.Focus()
@@ -168,6 +176,10 @@ func (m *Model) wrote(p *prompt) {
 	m.prompt = nil
 	switch p.kind {
 	case savePrompt:
+		if p.shareText != "" {
+			m.setNotice(false, "the level's text is in %s · conflictlab sandbox --level \"$(cat %s)\" opens it", p.path, p.path)
+			return
+		}
 		m.file = p.path
 		m.markClean()
 		m.setNotice(false, "%s saved to %s · conflictlab sandbox -f %s opens it", m.sc.Name, p.path, p.path)
@@ -180,6 +192,9 @@ func (m *Model) wrote(p *prompt) {
 // or Export (the run so far: markdown with a Mermaid diagram for .md, the
 // aligned text timeline otherwise) writes.
 func (m Model) fileData(k promptKind, path string) ([]byte, error) {
+	if k == savePrompt && m.prompt != nil && m.prompt.shareText != "" {
+		return []byte(m.prompt.shareText), nil
+	}
 	if k == savePrompt {
 		sc := draft.Clone(m.sc)
 		sc.Schedule = append([]scenario.Move(nil), m.play.taken()...)
@@ -190,9 +205,12 @@ func (m Model) fileData(k promptKind, path string) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	var err error
-	if strings.HasSuffix(strings.ToLower(path), ".md") {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md":
 		err = report.Markdown(&b, m.play.out)
-	} else {
+	case ".svg":
+		err = report.SVG(&b, m.play.out)
+	default:
 		err = report.Text(&b, m.play.out)
 	}
 	return b.Bytes(), err
@@ -201,19 +219,30 @@ func (m Model) fileData(k promptKind, path string) ([]byte, error) {
 // fileLoaded is a scenario file read and parsed off the UI loop: a path
 // can name a FIFO or a device, and Update must never wait on a file.
 type fileLoaded struct {
-	path string
-	sc   *scenario.Scenario
-	err  error
+	path  string
+	sc    *scenario.Scenario
+	level *level.Level
+	err   error
 }
 
 func (fileLoaded) sandboxMsg() {}
 
-// loadFile reads the file in a command; scenario.Load reads only a
-// regular file, of at most scenario.MaxFileSize.
+// loadFile reads the file in a command; level.Load reads only a regular
+// file, of at most scenario.MaxFileSize: a scenario, or a level. What
+// starts with a level's prefix is a level's text, pasted, not a file.
 func loadFile(env Env, path string) tea.Cmd {
 	return func() tea.Msg {
-		sc, err := scenario.Load(env.resolve(path))
-		return fileLoaded{path: path, sc: sc, err: err}
+		var l *level.Level
+		var err error
+		if strings.HasPrefix(path, level.Prefix) {
+			l, err = level.Decode(path)
+		} else {
+			l, err = level.Load(env.resolve(path))
+		}
+		if err != nil {
+			return fileLoaded{path: path, err: err}
+		}
+		return fileLoaded{path: path, sc: l.Race, level: l}
 	}
 }
 
@@ -224,15 +253,19 @@ func (m Model) onLoaded(msg fileLoaded) Model {
 		return m
 	}
 	err := msg.err
+	from := msg.path
+	if strings.HasPrefix(from, level.Prefix) {
+		from, msg.path = "a level's text", ""
+	}
 	if err == nil {
-		err = m.Open(msg.sc, msg.path)
+		err = m.OpenLevel(msg.level, msg.path)
 	}
 	if err != nil {
 		p.err = err.Error()
 		return m
 	}
 	m.prompt = nil
-	m.setNotice(false, "loaded %s from %s", msg.sc.Name, msg.path)
+	m.setNotice(false, "loaded %s from %s", termsafe.Escape(msg.level.Title), from)
 	return m
 }
 
@@ -243,8 +276,8 @@ func (m Model) promptLines() []string {
 	var lines []string
 	about := map[promptKind]string{
 		savePrompt:   "Save the race as a scenario file (with the steps played so far as its schedule):",
-		loadPrompt:   "Load a scenario file (a race saved here, an example, a challenge):",
-		exportPrompt: "Export the run so far: a name ending .md gets a markdown transcript with a Mermaid diagram, any other the aligned text timeline:",
+		loadPrompt:   "Load a scenario or level file (a race saved here, an example), or paste a level's text (clab1:…):",
+		exportPrompt: "Export the run so far: a name ending .svg gets a picture of the race view (for slides), .md a markdown transcript with a Mermaid diagram, any other the aligned text timeline:",
 	}[p.kind]
 	lines = append(lines, layout.Rule("", m.w, st.Border))
 	lines = append(lines, layout.Lines(layout.Wrap(about, m.w))...)

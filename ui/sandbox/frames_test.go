@@ -86,7 +86,7 @@ func TestFramesKeepComingWhileExploring(t *testing.T) {
 		t.Fatal(err)
 	}
 	began := time.Now()
-	m, cmd := m.startExplore(false)
+	m, cmd := m.startExplore()
 	f := frameModel{m: m, start: cmd, exploring: &atomic.Bool{}, frames: &atomic.Int64{}, viewNs: &atomic.Int64{}, maxViewNs: &atomic.Int64{}}
 	f.exploring.Store(true)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -10,25 +10,14 @@ import (
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 
-// TestCheckAndHintSayWhyOutsideAChallenge: c and h do nothing outside a
-// challenge; the status line says so instead of nothing happening.
-func TestCheckAndHintSayWhyOutsideAChallenge(t *testing.T) {
+// TestHintSaysWhyOutsideAChallenge: h does nothing outside a challenge;
+// the status line says so instead of nothing happening.
+func TestHintSaysWhyOutsideAChallenge(t *testing.T) {
 	d := newDriver(t, nil)
-	d.Press("c")
-	must(t, d.View(), `c checks a fix: it works in a "fix it" challenge`)
 	d.Press("h")
 	must(t, d.View(), "h shows a hint: it works in a challenge")
-	if sb(d).Exploring() {
-		t.Fatal("c outside a challenge started the explorer")
-	}
-
-	// In the race tab too, and in a fix challenge c checks the fix.
-	d.Press("tab", "c")
-	must(t, d.View(), `c checks a fix: it works in a "fix it" challenge`)
-	d.Press("tab", "tab", "down", "enter", "c")
-	if strings.Contains(d.View(), "c checks a fix") {
-		t.Fatalf("c in a fix challenge did not check the fix:\n%s", d.View())
-	}
+	d.Press("tab", "h")
+	must(t, d.View(), "h shows a hint: it works in a challenge")
 }
 
 // TestLoadOverUnsavedWorkAsks: l over a race with changes no file holds
@@ -40,7 +29,7 @@ func TestLoadOverUnsavedWorkAsks(t *testing.T) {
 		t.Fatal("the starting race counts as unsaved work")
 	}
 	d.Press("l")
-	must(t, d.View(), "Load a scenario file")
+	must(t, d.View(), "Load a scenario or level file")
 	d.Press("esc")
 
 	rowOf(t, d, "a", "write")
@@ -55,11 +44,11 @@ func TestLoadOverUnsavedWorkAsks(t *testing.T) {
 	}
 	d.Press("n")
 	must(t, d.View(), "kept the race you are building")
-	if strings.Contains(d.View(), "Load a scenario file") {
+	if strings.Contains(d.View(), "Load a scenario or level file") {
 		t.Fatal("n opened the load prompt")
 	}
 	d.Press("l", "y")
-	must(t, d.View(), "Load a scenario file")
+	must(t, d.View(), "Load a scenario or level file")
 	d.Press("esc")
 
 	// Saved to a file, the race is no longer unsaved work.
@@ -70,7 +59,7 @@ func TestLoadOverUnsavedWorkAsks(t *testing.T) {
 		t.Fatal("a race saved to a file still counts as unsaved")
 	}
 	d.Press("l")
-	must(t, d.View(), "Load a scenario file")
+	must(t, d.View(), "Load a scenario or level file")
 }
 
 // TestDraftRestores: the kept draft is the race with its steps; restored

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -90,7 +91,6 @@ func (p playState) over() bool {
 // restart puts the race back at its first step.
 func (m *Model) restart() {
 	m.stopAuto()
-	m.chal.won = false
 	m.play.world, m.play.err = race.New(m.sc)
 	m.refresh()
 }
@@ -122,7 +122,7 @@ func (m *Model) step(tok scenario.Move) tea.Cmd {
 	}
 	m.notice = ""
 	m.refresh()
-	return m.checkBroken()
+	return nil
 }
 
 // refresh recomputes the outcome so far, hands it to the race view, and
@@ -146,7 +146,8 @@ func (m *Model) refresh() {
 func (m Model) moveKeys() map[string]scenario.Move {
 	k := m.Keys
 	taken := []key.Binding{k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.Slower, k.Explore,
-		k.Check, k.Hint, k.Save, k.Load, k.Export, k.ObjectKey, m.race.Keys.ScrollUp, m.race.Keys.ScrollDown}
+		k.Hint, k.Save, k.Load, k.Export, k.Share, k.ObjectKey, m.race.Keys.ScrollUp, m.race.Keys.ScrollDown,
+		m.race.Keys.Inspect, m.race.Keys.Step, m.race.Keys.Back}
 	names := make([]string, len(m.sc.Controllers))
 	for i, c := range m.sc.Controllers {
 		names[i] = c.Name
@@ -156,6 +157,63 @@ func (m Model) moveKeys() map[string]scenario.Move {
 
 // keysOf lists the keys that schedule a move, for the panel.
 func (m Model) keysOf(move scenario.Move) string { return preview.KeysOf(m.moveKeys(), move) }
+
+// reservedNames are the one-letter names a new controller does not get:
+// every letter the sandbox binds somewhere, so that a controller's
+// initial always steps it.
+func (m Model) reservedNames() []string {
+	k := m.Keys
+	var out []string
+	for _, b := range []key.Binding{k.Up, k.Down, k.Delete, k.Undo, k.Restart, k.Mode, k.Seed, k.Explore, k.Hint,
+		k.Save, k.Load, k.Export, k.Share, k.ObjectKey, k.Yes, m.race.Keys.Inspect, m.race.Keys.Object} {
+		for _, s := range b.Keys() {
+			if len(s) == 1 {
+				out = append(out, strings.ToLower(s))
+			}
+		}
+	}
+	return append(out, "q")
+}
+
+// stepKeysText says which keys step controller i in the race tab.
+func (m Model) stepKeysText(i int) string {
+	if note := m.initialNote(i); note != "" {
+		return note
+	}
+	return m.keysOf(scenario.Step(m.sc.Controllers[i].Name)) + " steps it"
+}
+
+// initialNote says why controller i's initial does not step it, when it
+// does not: it is one of the sandbox's keys, or another controller's
+// initial too. "" when it does (or it is no letter).
+func (m Model) initialNote(i int) string {
+	name := m.sc.Controllers[i].Name
+	r := []rune(strings.ToLower(name))[0]
+	keys := m.keysOf(scenario.Step(name))
+	if i >= 4 || !unicode.IsLetter(r) || strings.Contains("/"+keys+"/", "/"+string(r)+"/") {
+		return ""
+	}
+	for j, c := range m.sc.Controllers {
+		if j != i && strings.HasPrefix(strings.ToLower(c.Name), string(r)) {
+			return fmt.Sprintf("%s steps with %s: %s and %s both start with %c", name, keys, name, c.Name, r)
+		}
+	}
+	return fmt.Sprintf("%s steps with %s: %c is the sandbox's key to %s", name, keys, r, m.keyMeaning(string(r)))
+}
+
+// keyMeaning is what a letter key does in the sandbox, for initialNote.
+func (m Model) keyMeaning(s string) string {
+	k := m.Keys
+	for _, b := range []key.Binding{k.Undo, k.Restart, k.Mode, k.Seed, k.Explore, k.Hint, k.Save, k.Load,
+		k.Export, k.Share, k.ObjectKey, m.race.Keys.Inspect} {
+		for _, x := range b.Keys() {
+			if x == s {
+				return b.Help().Desc
+			}
+		}
+	}
+	return "quit"
+}
 
 func (m Model) raceKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.Keys
@@ -192,12 +250,31 @@ func (m Model) raceKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.play.speed = min(m.play.speed+1, len(raceview.Speeds)-1)
 	case key.Matches(msg, k.Slower):
 		m.play.speed = max(m.play.speed-1, 0)
+	case m.race.HandlesKey(msg) && key.Matches(msg, m.race.Keys.Inspect):
+		if m.play.out == nil || len(m.play.out.Steps) == 0 {
+			m.setNotice(false, "nothing to inspect yet: step a controller first")
+			return m, nil
+		}
+		m.stopAuto()
+		return m.inspectKey(msg)
 	case m.race.HandlesKey(msg) && (key.Matches(msg, m.race.Keys.Object, m.race.Keys.ScrollUp, m.race.Keys.ScrollDown)):
 		var cmd tea.Cmd
 		m.race, cmd = m.race.Update(msg)
 		return m, cmd
 	}
 	return m, nil
+}
+
+// inspectKey hands a key to the race view's inspect panel (the request as
+// sent, the answer, the version it made, as in a lesson); when the panel
+// closes, the timeline shows every step taken again.
+func (m Model) inspectKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	var cmd tea.Cmd
+	m.race, cmd = m.race.Update(msg)
+	if !m.race.Inspecting() && m.play.out != nil {
+		m.race.SetIndex(len(m.play.out.Steps) - 1)
+	}
+	return m, cmd
 }
 
 func (m Model) stepKey(tok scenario.Move) (Model, tea.Cmd) {
@@ -263,7 +340,7 @@ func (m Model) onAutoTick(msg autoTick) (Model, tea.Cmd) {
 		tok = m.nextRoundRobin()
 	}
 	cmd := m.step(tok)
-	if m.play.over() || m.chal.won {
+	if m.play.over() {
 		m.stopAuto()
 		return m, cmd
 	}
@@ -312,8 +389,19 @@ func (m Model) viewRace(w, h int) string {
 		names[i] = c.Name
 	}
 	panel := preview.Panel{St: st, Keys: m.keysOf, Next: p.next, NameW: 6, CacheCol: 36, CacheGap: 34}
+	nameW := 6
+	for _, c := range m.sc.Controllers {
+		nameW = max(nameW, len(c.Name)+2)
+	}
 	for _, line := range panel.Lines(m.sc, p.out, names, w) {
-		lines = append(lines, layout.Truncate(line, w))
+		// What a controller does next wraps under itself, after its keys
+		// and its name.
+		lines = append(lines, hang(line, w, 5+nameW)...)
+	}
+	for i := range m.sc.Controllers {
+		if note := m.initialNote(i); note != "" {
+			lines = append(lines, hang(st.Faint.Render(note), w, 2)...)
+		}
 	}
 	mode := "round-robin"
 	if p.random {
@@ -327,7 +415,9 @@ func (m Model) viewRace(w, h int) string {
 	if p.over() {
 		status = fmt.Sprintf("race over after %d turns · u undoes · r restarts", len(p.taken()))
 	}
-	lines = append(lines, st.Faint.Render(layout.Truncate(status, w)))
+	for _, l := range hang(status, w, 2) {
+		lines = append(lines, st.Faint.Render(l))
+	}
 	m.race.SetSize(w, max(0, h-len(lines)-1))
 	return layout.Fit(strings.Join(lines, "\n")+"\n"+layout.Rule("", w, st.Border)+"\n"+m.race.View(), w, h)
 }

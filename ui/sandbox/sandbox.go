@@ -18,13 +18,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/progress"
-	"github.com/conflictlab/conflictlab/sandbox/challenges"
 	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/play"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
@@ -52,8 +52,9 @@ type KeyMap struct {
 	Up, Down, Left, Right, Enter, Delete   key.Binding
 	Undo, Restart, Auto, Mode, Seed        key.Binding
 	Faster, Slower                         key.Binding
-	Explore, Check, Hint                   key.Binding
-	Save, Load, Export, Back, Yes, No      key.Binding
+	Explore, Hint                          key.Binding
+	Save, Load, Export, Share, Back        key.Binding
+	Yes, No                                key.Binding
 	StepKeys, CacheKeys, Commit, ObjectKey key.Binding
 }
 
@@ -79,11 +80,11 @@ func DefaultKeys() KeyMap {
 		Faster:   b([]string{"+", "="}, "+/-", "speed"),
 		Slower:   b([]string{"-", "_"}, "-", "slower"),
 		Explore:  b([]string{"e"}, "e", "explore all"),
-		Check:    b([]string{"c"}, "c", "check fix"),
 		Hint:     b([]string{"h"}, "h", "hint"),
 		Save:     b([]string{"s"}, "s", "save"),
 		Load:     b([]string{"l"}, "l", "load"),
 		Export:   b([]string{"x"}, "x", "export"),
+		Share:    b([]string{"t"}, "t", "share as text"),
 		Back:     b([]string{"esc"}, "esc", "back"),
 		Yes:      b([]string{"y"}, "y", "yes"),
 		No:       b([]string{"n", "esc"}, "n", "no"),
@@ -115,6 +116,8 @@ type Model struct {
 	prog  *progress.Progress
 
 	prompt *prompt
+	// share is the share panel: the race as a level's text.
+	share *shareState
 	// question asks y/n before something that would lose work.
 	question *question
 	// clean is the race as a file holds it (see Unsaved).
@@ -209,7 +212,7 @@ func (m Model) Title() string {
 // root binds (q, ?, esc): a text field is being typed in, or a question
 // is waiting for its answer.
 func (m Model) CapturesKeys() bool {
-	return m.prompt != nil || m.question != nil || m.build.editing()
+	return m.prompt != nil || m.question != nil || m.share != nil || m.build.editing()
 }
 
 // Exploring reports whether the explorer is running.
@@ -230,6 +233,20 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onLoaded(msg), nil
 	case fileWritten:
 		return m.onWritten(msg), nil
+	case shortestFound:
+		return m.onShortest(msg), nil
+	case playMsg:
+		if !m.playing() {
+			return m, nil
+		}
+		return m.playKey(msg.msg)
+	case playTick:
+		if !m.playing() {
+			return m, nil
+		}
+		return m.playKey(msg.msg)
+	case play.Solved:
+		return m.solved(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
@@ -244,8 +261,21 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	if m.prompt != nil {
 		return m.promptKey(msg)
 	}
+	if m.share != nil {
+		return m.shareKey(msg)
+	}
 	if m.build.editing() {
 		return m.editKey(msg)
+	}
+	if m.tab == raceTab && m.playing() && m.chal.play.HandlesKey(msg) {
+		// The challenge on the stage has its keys first: the scheduler's,
+		// or the settings' and the proof's.
+		return m.playKey(msg)
+	}
+	if m.tab == raceTab && !m.playing() && m.race.Inspecting() && m.race.HandlesKey(msg) {
+		// The inspect panel has the keys while it is open: ←/→ choose
+		// the row, ↑/↓ scroll it, esc or i close it.
+		return m.inspectKey(msg)
 	}
 	switch {
 	case key.Matches(msg, k.Back):
@@ -254,6 +284,9 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.switchTab((m.tab + 1) % 4)
 	case key.Matches(msg, k.PrevTab):
 		return m.switchTab((m.tab + 3) % 4)
+	case key.Matches(msg, k.Share):
+		m.openShare()
+		return m, nil
 	case m.env.NoFiles && (key.Matches(msg, k.Save) || key.Matches(msg, k.Load) || key.Matches(msg, k.Export)):
 		m.setNotice(false, "no files here: this sandbox runs on a server, and its files would be the server's")
 		return m, nil
@@ -265,20 +298,13 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Export):
 		m.openPrompt(exportPrompt)
 		return m, nil
-	case m.chal.active != nil && m.chal.active.Kind == challenges.Fix && key.Matches(msg, k.Check):
-		return m.startExplore(true)
 	case key.Matches(msg, k.Explore) && m.tab != exploreTab:
-		return m.startExplore(m.chal.active != nil && m.chal.active.Kind == challenges.Fix)
+		return m.startExplore()
 	case m.chal.active != nil && key.Matches(msg, k.Hint):
 		m.chal.hint = !m.chal.hint
 		return m, nil
-	case key.Matches(msg, k.Check):
-		// c does something only in a fix challenge (c and h are never a
-		// controller's initial): say so rather than nothing.
-		m.setNotice(false, "c checks a fix: it works in a \"fix it\" challenge (pick one in the challenges tab)")
-		return m, nil
 	case key.Matches(msg, k.Hint) && m.tab != challengesTab:
-		m.setNotice(false, "h shows a hint: it works in a challenge (pick one in the challenges tab)")
+		m.setNotice(false, "h shows a hint: it works in a challenge (pick one in the challenges tab)%s", m.stepsWith("h"))
 		return m, nil
 	}
 	switch m.tab {
@@ -292,6 +318,17 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.challengesKey(msg)
 	}
 	return m, nil
+}
+
+// stepsWith says, after a key's own meaning, which key steps a controller
+// whose initial the key is: " · controller c steps with 3".
+func (m Model) stepsWith(letter string) string {
+	for i, c := range m.sc.Controllers {
+		if i < 4 && strings.HasPrefix(strings.ToLower(c.Name), letter) {
+			return fmt.Sprintf(" · controller %s steps with %s", c.Name, m.keysOf(scenario.Step(c.Name)))
+		}
+	}
+	return ""
 }
 
 // back closes what is open, innermost first; at the top it leaves a
@@ -324,6 +361,9 @@ func (m Model) ShortHelp() []key.Binding {
 	if m.question != nil {
 		return []key.Binding{k.Yes, k.No}
 	}
+	if m.share != nil {
+		return []key.Binding{relabel(k.Back, "esc", "close")}
+	}
 	if m.prompt != nil {
 		if m.prompt.confirm {
 			return []key.Binding{k.Yes, k.No}
@@ -337,15 +377,22 @@ func (m Model) ShortHelp() []key.Binding {
 		return []key.Binding{relabel(k.Enter, "enter", "done"), relabel(k.Back, "esc", "cancel")}
 	}
 	var out []key.Binding
+	if m.tab == raceTab && m.playing() {
+		return append(m.chal.play.ShortHelp(), k.Hint, relabel(k.Back, "esc", "leave"), k.NextTab)
+	}
 	switch m.tab {
 	case buildTab:
 		out = []key.Binding{relabel(k.Down, "↑↓", "select"), relabel(k.Right, "←→", "change"), k.Enter, k.Delete}
 	case raceTab:
+		if m.race.Inspecting() {
+			rk := m.race.Keys
+			return []key.Binding{relabel(rk.Back, "←→", "row"), relabel(rk.Down, "↑↓", "scroll"), relabel(rk.Close, "esc/i", "close")}
+		}
 		out = []key.Binding{k.StepKeys}
 		if m.play.hasManualLag() {
 			out = append(out, k.CacheKeys)
 		}
-		out = append(out, k.Undo, k.Restart, k.Auto)
+		out = append(out, k.Undo, m.race.Keys.Inspect, k.Restart, k.Auto)
 	case exploreTab:
 		if m.ex.running != nil {
 			return []key.Binding{relabel(k.Back, "esc", "cancel")}
@@ -354,9 +401,6 @@ func (m Model) ShortHelp() []key.Binding {
 	case challengesTab:
 		out = []key.Binding{relabel(k.Down, "↑↓", "select"), relabel(k.Enter, "enter", "start"), k.Hint}
 	}
-	if c := m.chal.active; c != nil && c.Kind == challenges.Fix {
-		out = append(out, k.Check)
-	}
 	return append(out, k.NextTab, k.Save)
 }
 
@@ -364,12 +408,18 @@ func (m Model) ShortHelp() []key.Binding {
 // them into as many columns as the window has room for.
 func (m Model) HelpGroups() []keyhelp.Group {
 	k := m.Keys
-	return []keyhelp.Group{
+	groups := []keyhelp.Group{
 		{Title: "Build", Keys: []key.Binding{k.NextTab, k.PrevTab, k.Up, k.Down, k.Left, k.Right, k.Enter, k.Delete}},
-		{Title: "Race", Keys: []key.Binding{k.StepKeys, k.CacheKeys, k.Undo, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.ObjectKey}},
-		{Title: "Explore and challenges", Keys: []key.Binding{k.Explore, k.Check, k.Hint}},
-		{Title: "Files", Keys: []key.Binding{k.Save, k.Load, k.Export}},
+		{Title: "Race", Keys: []key.Binding{k.StepKeys, k.CacheKeys, k.Undo, m.race.Keys.Inspect, k.Restart, k.Auto, k.Mode, k.Seed, k.Faster, k.ObjectKey}},
+		{Title: "Explore and challenges", Keys: []key.Binding{k.Explore, k.Hint}},
+		{Title: "Files and sharing", Keys: []key.Binding{k.Save, k.Load, k.Export, k.Share}},
 	}
+	if m.playing() {
+		// The challenge's keys first: on the stage they win.
+		ch := keyhelp.Group{Title: "Challenge (race tab)", Keys: append(m.chal.play.FullHelp(), k.Hint, relabel(k.Back, "esc", "leave the challenge"))}
+		groups = play.OneMeaning(append([]keyhelp.Group{ch}, groups[0], groups[2], groups[3]))
+	}
+	return groups
 }
 
 // FullHelp is every key, one column per group.
@@ -419,14 +469,20 @@ func (m Model) View() string {
 	}
 	bodyH := max(0, m.h-len(top)-len(bottom))
 	var body string
-	switch m.tab {
-	case buildTab:
+	switch {
+	case m.share != nil:
+		body = m.viewShare(m.w, bodyH)
+	case m.tab == buildTab:
 		body = m.viewBuild(m.w, bodyH)
-	case raceTab:
-		body = m.viewRace(m.w, bodyH)
-	case exploreTab:
+	case m.tab == raceTab:
+		if m.playing() {
+			body = m.viewLevel(m.w, bodyH)
+		} else {
+			body = m.viewRace(m.w, bodyH)
+		}
+	case m.tab == exploreTab:
 		body = m.viewExplore(m.w, bodyH)
-	case challengesTab:
+	case m.tab == challengesTab:
 		body = m.viewChallenges(m.w, bodyH)
 	}
 	out := strings.Join(top, "\n") + "\n" + layout.Fit(body, m.w, bodyH)

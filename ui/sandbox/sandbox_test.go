@@ -168,34 +168,33 @@ func TestAutoplayStopsOnEscAndKeepsSpeed(t *testing.T) {
 func TestBreakChallengeKeepsTheBest(t *testing.T) {
 	prog := progress.New()
 	d := newDriver(t, prog)
-	d.Press("shift+tab", "enter") // the first challenge: break the lost update
+	d.Press("shift+tab", "enter") // the first challenge: a merge patch's finalizers
 	if sb(d).Tab() != "race" {
-		t.Fatalf("a break challenge opens on the race tab, not %s", sb(d).Tab())
+		t.Fatalf("a challenge opens on the race tab, not %s", sb(d).Tab())
 	}
-	must(t, d.View(), "◆ Break it · Two writers, one version", "par 4 turns")
+	must(t, d.View(), "Goal: Find an order of steps after which a finalizer someone added is gone", "moves 0 · par 4")
 	d.Press("1", "1", "2", "2")
-	if _, ok := prog.Challenges["break-lost-update"]; ok {
-		t.Fatal("a schedule that lost nothing was scored")
+	if _, ok := prog.Challenges["break-merge-patch"]; ok {
+		t.Fatal("an order that lost nothing was scored")
 	}
-	d.Press("u", "u", "u", "u", "a", "b", "b", "a")
-	must(t, d.View(), "Broken: data.replicas lost after 4 turns (par 4) · a new best")
-	if got := prog.Challenges["break-lost-update"]; got == nil || got.Best != 4 {
+	d.Press("r", "a", "b", "b", "a")
+	must(t, d.View(), "Solved with 4 moves (par 4) · a new best")
+	if got := prog.Challenges["break-merge-patch"]; got == nil || got.Best != 4 {
 		t.Fatalf("best: %+v", got)
 	}
-	d.Press("r", "a", "b", "a", "b")
-	must(t, d.View(), "Broken: data.owner lost after 4 turns (par 4)")
+	d.Press("r", "a", "b", "b", "a")
 	if strings.Contains(d.View(), "a new best") {
 		t.Fatal("an equal score was called a new best")
 	}
 	d.Press("e")
-	must(t, d.View(), "no explorer in a break challenge")
+	must(t, d.View(), "no explorer during a challenge")
 	d.Press("shift+tab", "right")
 	must(t, d.View(), "locked: the race is the challenge's")
 	d.Press("esc")
 	if sb(d).Tab() != "challenges" || strings.Contains(d.View(), "◆") {
 		t.Fatalf("esc should leave the challenge:\n%s", d.View())
 	}
-	must(t, d.View(), "✓ best 4 turns · par")
+	must(t, d.View(), "✓ best 4 moves · par")
 	if sb(d).Scenario().Name != "sandbox" {
 		t.Fatalf("leaving the challenge did not give back the learner's race: %s", sb(d).Scenario().Name)
 	}
@@ -217,27 +216,23 @@ func rowOf(t *testing.T, d *uitest.Driver, ctl, label string) {
 	t.Fatalf("no row %s %s", ctl, label)
 }
 
-func TestFixChallengeIsCheckedByTheExplorer(t *testing.T) {
+// A fix challenge is a settings table with the change count and par, and
+// the explorer's proof; a solution is kept as the best.
+func TestFixChallengeIsProvenByTheExplorer(t *testing.T) {
 	prog := progress.New()
 	d := newDriver(t, prog)
-	d.Press("shift+tab", "down", "enter") // make the stale write fail
-	if sb(d).Tab() != "build" {
-		t.Fatalf("a fix challenge opens on the build tab, not %s", sb(d).Tab())
+	d.Press("shift+tab", "down", "enter") // finalizers, three ways
+	if sb(d).Tab() != "race" {
+		t.Fatalf("a challenge opens on the race tab, not %s", sb(d).Tab())
 	}
-	d.Press("c")
-	must(t, d.View(), "not fixed yet: 4 of 6 interleavings end lost", "› lost")
+	must(t, d.View(), "changes: 0 · par 2")
 	d.Press("enter")
-	must(t, d.View(), "LOST data.owner")
-	d.Press("shift+tab") // from the race tab back to build
-	rowOf(t, d, "a", "change 1")
-	d.Press("enter")
-	must(t, d.View(), "locked: a fix changes how the controllers read and write")
-	rowOf(t, d, "a", "write")
-	d.Press("left")
-	rowOf(t, d, "b", "write")
-	d.Press("left", "c")
-	must(t, d.View(), "fixed: all 6 interleavings land every change, with 2 changes (par 2)", "a new best")
-	if got := prog.Challenges["fix-lost-update"]; got == nil || got.Best != 2 {
+	must(t, d.View(), "lost")
+	d.Press("right") // a.write: merge-patch → strategic-patch
+	must(t, d.View(), "changes: 1 · par 2")
+	d.Press("down", "down", "right", "enter") // b.write too, and prove
+	must(t, d.View(), "Solved with 2 changes (par 2) · a new best")
+	if got := prog.Challenges["fix-finalizers"]; got == nil || got.Best != 2 {
 		t.Fatalf("best: %+v", got)
 	}
 }
@@ -264,7 +259,7 @@ func TestEditorForms(t *testing.T) {
 	d.Press("enter", "ctrl+u")
 	typeText(d, "upsert data.x = 1")
 	d.Press("enter")
-	must(t, d.View(), `✗ "upsert": start with set`)
+	must(t, d.View(), `✗ "upsert": start with one of set,`)
 	if !sb(d).CapturesKeys() {
 		t.Fatal("a refused edit closed the field")
 	}
@@ -295,7 +290,10 @@ func TestEditorForms(t *testing.T) {
 	if n := len(sb(d).Scenario().Controllers); n != 3 {
 		t.Fatalf("controllers: %d", n)
 	}
+	// A new controller's name is never one of the sandbox's keys: its
+	// initial steps it.
 	rowOf(t, d, "c", "name")
+	must(t, d.View(), "in the race tab 3/c steps it")
 	d.Press("d")
 	if n := len(sb(d).Scenario().Controllers); n != 2 {
 		t.Fatalf("d did not remove c: %d", n)
