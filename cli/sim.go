@@ -74,7 +74,7 @@ or cannot be read (missing, not a regular file, over 1 MiB), 2 usage error.`,
 			return writeOutcome(env.Stdout, o, output)
 		},
 	}
-	src.addFlags(cmd, "scenario file (YAML)")
+	src.addFlags(cmd, "scenario file (YAML), or a level file (its race)")
 	cmd.Flags().StringVar(&schedule, "schedule", "", "comma-separated steps: controller names or NAME.cache")
 	cmd.Flags().StringVar(&seed, "seed", "", "pick steps at random with this seed (a number)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text, json, markdown, or svg (a picture of the race view, for slides)")
@@ -190,7 +190,7 @@ Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
 			return report.ExploreText(env.Stdout, r)
 		},
 	}
-	src.addFlags(cmd, "scenario file (YAML)")
+	src.addFlags(cmd, "scenario file (YAML), or a level file (its race)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
 	cmd.Flags().IntVar(&limit, "max", explore.DefaultMaxSchedules, "stop after this much work: schedules played to their end and states explored")
 	return cmd

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/examples"
+	"github.com/conflictlab/conflictlab/level"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
@@ -47,9 +48,10 @@ func (s raceSource) load(cmd string) (*scenario.Scenario, error) {
 	case s.file == "":
 		return nil, usageErr(fmt.Errorf("%s needs a scenario: -f FILE, or --example NAME (conflictlab examples lists them)", cmd))
 	}
-	sc, err := scenario.Load(s.file)
+	// A level file holds a race too (its goal is the sandbox's).
+	l, err := level.Load(s.file)
 	if err != nil {
 		return nil, invalidErr(err)
 	}
-	return sc, nil
+	return l.Race, nil
 }
