@@ -9,6 +9,7 @@ package level
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -99,7 +100,7 @@ func parseLevel(file string, root *yaml.Node) (*Level, error) {
 		case seen[k.Value]:
 			bad(k, k.Value, "given twice")
 			continue
-		case !contains(levelFields, k.Value):
+		case !slices.Contains(levelFields, k.Value):
 			bad(k, "", "unknown field %q (a level has %s)", k.Value, strings.Join(levelFields, ", "))
 			continue
 		}
@@ -219,15 +220,6 @@ func child(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func join(prefix, field string) string {

@@ -1,6 +1,8 @@
 package draft
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -114,12 +116,7 @@ func fieldPaths(obj map[string]interface{}, kind api.Kind) []string {
 	walk = func(prefix string, v interface{}) {
 		switch x := v.(type) {
 		case map[string]interface{}:
-			keys := make([]string, 0, len(x))
-			for k := range x {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
+			for _, k := range slices.Sorted(maps.Keys(x)) {
 				p, ok := scenario.EntryPath(prefix, k)
 				if prefix == "" {
 					p, ok = k, simpleWord(k)

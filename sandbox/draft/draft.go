@@ -12,6 +12,7 @@ package draft
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -186,7 +187,7 @@ func AddController(sc *scenario.Scenario, avoid ...string) error {
 	}
 	name := ""
 	for r := 'a'; r <= 'z' && name == ""; r++ {
-		if index(sc, string(r)) < 0 && !contains(avoid, string(r)) {
+		if index(sc, string(r)) < 0 && !slices.Contains(avoid, string(r)) {
 			name = string(r)
 		}
 	}
@@ -206,15 +207,6 @@ func RemoveController(sc *scenario.Scenario, i int) error {
 	}
 	sc.Controllers = append(sc.Controllers[:i:i], sc.Controllers[i+1:]...)
 	return nil
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func index(sc *scenario.Scenario, name string) int {

@@ -426,7 +426,6 @@ func (m Model) viewBuild(w, h int) string {
 	}
 	listH := max(1, h-len(foot)-1)
 	// Keep the cursor's row in view, with a row of context below it.
-	first, last := 0, len(blocks)-1
 	height := func(a, b int) int {
 		n := 0
 		for i := a; i <= b; i++ {
@@ -434,8 +433,8 @@ func (m Model) viewBuild(w, h int) string {
 		}
 		return n
 	}
-	last = min(len(blocks)-1, cur+1)
-	first = 0
+	last := min(len(blocks)-1, cur+1)
+	first := 0
 	for height(first, last) > listH && first < cur {
 		first++
 	}
