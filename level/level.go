@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -121,6 +122,12 @@ func parseLevel(file string, root *yaml.Node) (*Level, error) {
 			}
 			if n := utf8.RuneCountInString(text); n > max {
 				bad(v, k.Value, "%d characters: at most %d", n, max)
+			}
+			for _, r := range text {
+				if unicode.IsControl(r) && r != '\n' {
+					bad(v, k.Value, "control character %U: a level's words are text to read", r)
+					break
+				}
 			}
 			switch k.Value {
 			case "title":

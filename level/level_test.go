@@ -123,3 +123,15 @@ func TestLoadRefusesWhatIsNotAFile(t *testing.T) {
 		t.Fatalf("a file over the cap: %v", err)
 	}
 }
+
+// A level's words are text: a control character in them (a terminal
+// escape sequence written with YAML's escapes) is refused, with the field.
+func TestLevelWordsAreText(t *testing.T) {
+	for _, field := range []string{"title", "question", "hint"} {
+		src := strings.Replace(breakLevel, field+": ", field+": \"\\e]0;pwned\\a\" # ", 1)
+		_, err := Parse("level.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), field+": control character U+001B") {
+			t.Errorf("%s: %v", field, err)
+		}
+	}
+}

@@ -94,6 +94,7 @@ func (m *Model) startChallenge(c *challenges.Challenge) {
 	}
 	m.chal.active, m.chal.hint, m.chal.best = c, false, 0
 	m.setRace(draft.Clone(c.Race), "")
+	m.sc.Name = termsafe.Escape(m.sc.Name) // a level's text is shown, never obeyed
 	k := m.Keys
 	pm.Reserved = []key.Binding{k.NextTab, k.PrevTab, k.Save, k.Load, k.Export, k.Share, k.Hint, k.Explore, k.Back}
 	if m.play.tick != nil {

@@ -200,18 +200,26 @@ func (m Model) fileData(k promptKind, path string) ([]byte, error) {
 		sc.Schedule = append([]scenario.Move(nil), m.play.taken()...)
 		return scenario.Marshal(sc)
 	}
-	if m.play.out == nil {
-		return nil, errors.New("the race cannot run, so there is no run to export")
+	out := m.play.out
+	if m.playing() {
+		// The challenge's race as it stands on its stage.
+		out = nil
+		if r := m.chal.play.Race().Run(); r != nil {
+			out = r.Outcome
+		}
+	}
+	if out == nil {
+		return nil, errors.New("there is no run to export: the race cannot run, or the challenge has no race on show yet")
 	}
 	var b bytes.Buffer
 	var err error
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".md":
-		err = report.Markdown(&b, m.play.out)
+		err = report.Markdown(&b, out)
 	case ".svg":
-		err = report.SVG(&b, m.play.out)
+		err = report.SVG(&b, out)
 	default:
-		err = report.Text(&b, m.play.out)
+		err = report.Text(&b, out)
 	}
 	return b.Bytes(), err
 }

@@ -203,7 +203,7 @@ func (m Model) Tab() string { return tabNames[m.tab] }
 func (m Model) Title() string {
 	t := "Sandbox · " + tabNames[m.tab]
 	if c := m.chal.active; c != nil {
-		t += " · challenge: " + c.Title
+		t += " · challenge: " + termsafe.Escape(c.Title)
 	}
 	return t
 }

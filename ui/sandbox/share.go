@@ -57,7 +57,7 @@ func (m *Model) openShare() {
 		l = c.Level
 	} else {
 		sc := draft.Clone(m.sc)
-		l = &level.Level{Title: termsafe.Escape(sc.Name), Race: sc}
+		l = &level.Level{Title: sc.Name, Race: sc}
 	}
 	m.share = &shareState{}
 	m.setShared(l)
@@ -141,14 +141,14 @@ func (m Model) viewShare(w, h int) string {
 	s := m.share
 	l := s.lvl
 	var lines []string
-	lines = append(lines, hang(st.Heading.Render("Share "+l.Title+" as a level"), w, 2)...)
+	lines = append(lines, hang(st.Heading.Render("Share "+termsafe.Escape(l.Title)+" as a level"), w, 2)...)
 	what := "a race to play, no goal"
 	if g := l.Goal; g != nil {
 		kind := "break it"
 		if !g.IsBreak() {
 			kind = "fix it"
 		}
-		what = fmt.Sprintf("%s, par %d: %s", kind, g.Par, l.Question)
+		what = fmt.Sprintf("%s, par %d: %s", kind, g.Par, termsafe.Escape(l.Question))
 	}
 	lines = append(lines, hang(st.Faint.Render(what), w, 2)...)
 	lines = append(lines, "")

@@ -1,0 +1,106 @@
+package sandbox
+
+import (
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/conflictlab/conflictlab/level"
+	"github.com/conflictlab/conflictlab/ui/styles"
+	"github.com/conflictlab/conflictlab/ui/uitest"
+)
+
+// shownText is the level's text as the share panel draws it: the lines
+// from the prefix on, joined (as a terminal copies them).
+func shownText(screen string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(screen, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, level.Prefix):
+			b.WriteString(l)
+		case b.Len() > 0 && l != "" && !strings.Contains(l, " "):
+			b.WriteString(l)
+		case b.Len() > 0:
+			return b.String()
+		}
+	}
+	return b.String()
+}
+
+// t shares the race as a level's text; the text on screen is the race,
+// and b makes it a break-it level with the par the sandbox finds. l
+// opens such a text, pasted: the level's goal is then played.
+func TestShareAndOpenALevelsText(t *testing.T) {
+	d := newDriver(t, nil)
+	open(t, d, testRace(t, "a.write=update-clear-rv", "b.write=update-clear-rv"))
+	d.Press("t")
+	must(t, d.View(), "Share sandbox as a level", "a race to play, no goal")
+	l, err := level.Decode(shownText(d.View()))
+	if err != nil {
+		t.Fatalf("the text on screen: %v\n%s", err, d.View())
+	}
+	if l.Goal != nil || len(l.Race.Controllers) != 2 || l.Race.Controllers[0].Write != "update-clear-rv" {
+		t.Fatalf("the shared race: %+v", l.Race.Controllers)
+	}
+	d.Press("b")
+	must(t, d.View(), "break it, par 4: Find an order of steps that loses a field.")
+	text := shownText(d.View())
+	l, err = level.Decode(text)
+	if err != nil || l.Goal == nil || l.Goal.Par != 4 || len(l.Prove()) > 0 {
+		t.Fatalf("the break-it level: %v %+v %v", err, l.Goal, l.Prove())
+	}
+	d.Press("esc", "l")
+	h := d.Model.(harness)
+	h.m.prompt.input.SetValue(text)
+	d.Model = h
+	d.Press("enter")
+	if sb(d).Tab() != "race" || !strings.Contains(d.View(), "Goal: Find an order of steps that loses a field.") {
+		t.Fatalf("the pasted level is not played:\n%s", d.View())
+	}
+	d.Press("a", "b", "a", "b")
+	must(t, d.View(), "Solved with 4 moves (par 4) · a new best")
+}
+
+// A garbage paste in the load prompt says why it is not a level, and
+// keeps the prompt open; no control character reaches the screen.
+func TestLoadRefusesAHostileText(t *testing.T) {
+	d := newDriver(t, nil)
+	d.Press("l")
+	h := d.Model.(harness)
+	h.m.prompt.input.SetValue("clab1:abc\x1b[2Jdef")
+	d.Model = h
+	d.Press("enter")
+	v := d.Model.View().Content
+	// The text field drops the escape itself; what is left is refused.
+	must(t, d.View(), `not a level: character '[' at position 10 is not part of a level`)
+	if strings.Contains(v, "\x1b[2J") {
+		t.Fatal("the escape sequence reached the screen")
+	}
+}
+
+// x with a name ending .svg writes the race view as a picture, its rows
+// numbered as on screen.
+func TestExportSVG(t *testing.T) {
+	dir := t.TempDir()
+	m := NewIn(Env{Files: dir, Clock: stopped.Clock}, styles.New(true, true), nil)
+	m.SetTicker(uitest.Ticker)
+	d := uitest.New(t, harness{m}, 100, 30)
+	open(t, d, testRace(t, "a.write=update-clear-rv", "b.write=update-clear-rv"))
+	d.Press("a", "b", "a", "b", "x", "ctrl+u")
+	typeText(d, "race.svg")
+	d.Press("enter")
+	must(t, d.View(), "is in race.svg")
+	data, err := os.ReadFile(filepath.Join(dir, "race.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xml.Unmarshal(data, new(struct{})); err != nil {
+		t.Fatalf("not XML: %v", err)
+	}
+	if !strings.Contains(string(data), `class="num">1</text>`) || !strings.Contains(string(data), "✗ LOST data.owner") {
+		t.Fatalf("the picture lacks the rows or the loss:\n%s", data)
+	}
+}
