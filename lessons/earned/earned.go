@@ -24,9 +24,6 @@ import (
 	"github.com/conflictlab/conflictlab/lessons/validate"
 	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/sandbox/challenges"
-	"github.com/conflictlab/conflictlab/sandbox/draft"
-	"github.com/conflictlab/conflictlab/sim/explore"
-	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 // Where the built-in content lives, for FILE:LINE in the report.
@@ -85,11 +82,11 @@ func Build(sandbox bool) (*Report, error) {
 	return r, nil
 }
 
-// Challenges measures the room every sandbox challenge leaves, by the
-// rules a lesson's play step is held to: a break's random orders and
-// longest race, a fix's settings (each one the sandbox's editor shows for
-// a controller, with the values it offers) and the share of their
-// combinations that pass the challenge's own judge.
+// Challenges measures the room every sandbox challenge leaves. A
+// challenge is a level, a race with a play step's goal: it is measured as
+// a lesson's play step is, by the same rules — a break's random orders and
+// longest race, a fix's knobs (the goal's own) and the share of their
+// combinations the explorer proves.
 func Challenges(ctx context.Context) ([]Challenge, error) {
 	all, err := challenges.All()
 	if err != nil {
@@ -97,87 +94,13 @@ func Challenges(ctx context.Context) ([]Challenge, error) {
 	}
 	var out []Challenge
 	for _, c := range all {
-		ch := Challenge{ID: c.ID, Title: c.Title, Kind: c.Kind}
-		switch c.Kind {
-		case challenges.Break:
-			room, err := playgoal.MeasureBreak(ctx, c.Scenario, challenges.Broken, c.Solution, playgoal.Walks, playgoal.Seed)
-			if err != nil {
-				return nil, fmt.Errorf("challenge %s: %w", c.ID, err)
-			}
-			ch.Room.Break = &room
-		case challenges.Fix:
-			slots := sandboxSlots(c.Scenario)
-			room, err := playgoal.MeasureFix(ctx, slots, func(values []string) (bool, error) {
-				return sandboxFixes(ctx, c.Scenario, slots, values), ctx.Err()
-			}, SandboxFixSample, playgoal.Seed)
-			if err != nil {
-				return nil, fmt.Errorf("challenge %s: %w", c.ID, err)
-			}
-			ch.Room.Fix = &room
+		room, err := playgoal.MeasureGoal(ctx, c.Goal, c.Race)
+		if err != nil {
+			return nil, fmt.Errorf("challenge %s: %w", c.ID, err)
 		}
-		out = append(out, ch)
+		out = append(out, Challenge{ID: c.ID, Title: c.Title, Kind: c.Kind(), Room: room})
 	}
 	return out, nil
-}
-
-// SandboxFixSample is how many combinations of a sandbox fix are proven:
-// the editor offers every setting of every controller, so there are
-// thousands, and each is an exhaustive exploration.
-const SandboxFixSample = 24
-
-// SandboxMaxSchedules bounds the search of one combination (the
-// challenges' own tests prove their solutions within this); a
-// combination whose race is bigger is counted as not passing, as the
-// challenge's judge counts a search that was cut short.
-const SandboxMaxSchedules = 200_000
-
-// sandboxKnobs are the settings of the sandbox's editor a fix is
-// measured over: how each controller reads and writes, as a lesson's
-// knobs. The others change the race itself (how often a controller
-// reconciles, when its cache hears of a write) or are typed (the field
-// manager), and each value of them makes another race to search.
-var sandboxKnobs = []string{"read", "write", "withRV", "test", "force", "retry", "requeue"}
-
-// sandboxSlots are the settings of sandboxKnobs the editor shows for each
-// controller of sc, with the values it cycles through.
-func sandboxSlots(sc *scenario.Scenario) []playgoal.Slot {
-	var slots []playgoal.Slot
-	for i, c := range sc.Controllers {
-		for _, s := range draft.Settings {
-			if s.Free || !s.Shown(sc, i) || !slices.Contains(sandboxKnobs, s.Key) {
-				continue
-			}
-			var values []string
-			for _, ch := range s.Choices(sc, i) {
-				values = append(values, ch.Value)
-			}
-			slots = append(slots, playgoal.Slot{Controller: c.Name, Knob: s.Key, Values: values, Start: slices.Index(values, s.Get(sc, i))})
-		}
-	}
-	return slots
-}
-
-// sandboxFixes reports whether the combination passes the challenge: set
-// as the editor would set it, a race the editor can run, and no
-// interleaving that loses, gives up or never ends.
-func sandboxFixes(ctx context.Context, sc *scenario.Scenario, slots []playgoal.Slot, values []string) bool {
-	try := draft.Clone(sc)
-	for k, sl := range slots {
-		i := slices.IndexFunc(try.Controllers, func(c scenario.Controller) bool { return c.Name == sl.Controller })
-		s, ok := draft.Lookup(sl.Knob)
-		if i < 0 || !ok || s.Set(try, i, values[k]) != nil {
-			return false
-		}
-	}
-	if draft.Check(try) != nil {
-		return false
-	}
-	r, err := explore.Explore(ctx, try, explore.Options{MaxSchedules: SandboxMaxSchedules})
-	if err != nil {
-		return false
-	}
-	ok, _ := challenges.Fixed(r)
-	return ok
 }
 
 // Open are the findings no reviewed exception excuses, the course's and
@@ -334,8 +257,8 @@ func (r *Report) SandboxMarkdown() (string, error) {
 	}
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	w("Generated by `go run . lessons report -w docs/earned-answers.md` from the challenges as they are (`%s`). The rules are the play steps'; a fix's settings are the editor's write-side settings (%s) of every controller, %d combinations drawn with seed %d, each proven within %d schedules.\n\n",
-		digest, strings.Join(sandboxKnobs, ", "), SandboxFixSample, playgoal.Seed, SandboxMaxSchedules)
+	w("Generated by `go run . lessons report -w docs/earned-answers.md` from the challenges as they are (`%s`). A challenge is a level, measured as a play step is: a break over %d random orders, a fix over its goal's own knobs (all their combinations, or %d drawn with seed %d).\n\n",
+		digest, playgoal.Walks, playgoal.FixSample, playgoal.Seed)
 	w("| challenge | numbers | verdict |\n|---|---|---|\n")
 	for _, c := range r.Challenges {
 		w("| %s (%s) | %s | %s |\n", c.ID, c.Title, c.Room, verdict(c.Room))

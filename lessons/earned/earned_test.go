@@ -97,6 +97,21 @@ func TestEarnedAnswersPage(t *testing.T) {
 	if !strings.Contains(box, "`"+digest+"`") {
 		t.Errorf("the sandbox's challenges changed since docs/earned-answers.md measured them (it has no %q): %s", digest, fix)
 	}
+	// The challenges, as measured, keep the play steps' rules: every row
+	// of the table ends "ok".
+	rows := 0
+	for _, l := range strings.Split(box, "\n") {
+		if !strings.HasPrefix(l, "| ") || strings.HasPrefix(l, "| challenge ") {
+			continue
+		}
+		rows++
+		if !strings.HasSuffix(l, "| ok |") {
+			t.Errorf("a sandbox challenge leaves too little to search: %s", l)
+		}
+	}
+	if rows == 0 {
+		t.Error("docs/earned-answers.md measures no sandbox challenge")
+	}
 }
 
 func firstDifference(got, want string) string {

@@ -358,6 +358,13 @@ func Measure(ctx context.Context, p *lessons.Pack, s lessons.Step) (Room, error)
 	return measure(ctx, s.Goal, base, nil)
 }
 
+// MeasureGoal measures the room a play goal leaves on its race, as
+// Measure does a play step's: a level's (the sandbox's challenges are
+// levels) by the same rules.
+func MeasureGoal(ctx context.Context, g *lessons.PlayGoal, base *scenario.Scenario) (Room, error) {
+	return measure(ctx, g, base, nil)
+}
+
 func measure(ctx context.Context, g *lessons.PlayGoal, base *scenario.Scenario, pr *proofs) (Room, error) {
 	if g.IsBreak() {
 		r, err := MeasureBreak(ctx, base, func(o *race.Outcome) bool { return BreakMet(g, base, o) }, g.Schedule, Walks, Seed)
