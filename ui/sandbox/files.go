@@ -288,15 +288,19 @@ func (m Model) promptLines() []string {
 		exportPrompt: "Export the run so far: a name ending .svg gets a picture of the race view (for slides), .md a markdown transcript with a Mermaid diagram, any other the aligned text timeline:",
 	}[p.kind]
 	lines = append(lines, layout.Rule("", m.w, st.Border))
-	lines = append(lines, layout.Lines(layout.Wrap(about, m.w))...)
+	lines = append(lines, hang(about, m.w, 0)...)
 	if p.confirm {
-		lines = append(lines, st.Warn.Render(layout.Truncate(styles.Warn+" "+p.path+" exists: overwrite it? y overwrites · n keeps it", m.w)))
+		for _, l := range hang(styles.Warn+" "+p.path+" exists: overwrite it? y overwrites · n keeps it", m.w, 2) {
+			lines = append(lines, st.Warn.Render(l))
+		}
 		return lines
 	}
 	p.input.SetWidth(max(10, m.w-4))
 	lines = append(lines, p.input.View())
 	if p.err != "" {
-		lines = append(lines, layout.Lines(layout.Wrap(st.Bad.Render(styles.Bad+" "+p.err), m.w))...)
+		for _, l := range hang(styles.Bad+" "+p.err, m.w, 2) {
+			lines = append(lines, st.Bad.Render(l))
+		}
 	}
 	return lines
 }

@@ -457,7 +457,9 @@ func (m Model) View() string {
 	var bottom []string
 	switch {
 	case m.question != nil:
-		bottom = layout.Lines(layout.Wrap(st.Warn.Render(styles.Warn+" "+m.question.text), m.w))
+		for _, l := range hang(styles.Warn+" "+m.question.text, m.w, 2) {
+			bottom = append(bottom, st.Warn.Render(l))
+		}
 	case m.prompt != nil:
 		bottom = m.promptLines()
 	case m.notice != "":
@@ -465,7 +467,9 @@ func (m Model) View() string {
 		if m.bad {
 			style = st.Bad
 		}
-		bottom = layout.Lines(layout.Wrap(style.Render(m.notice), m.w))
+		for _, l := range hang(m.notice, m.w, 2) {
+			bottom = append(bottom, style.Render(l))
+		}
 	}
 	bodyH := max(0, m.h-len(top)-len(bottom))
 	var body string
