@@ -18,6 +18,7 @@ import (
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
 )
 
 // EnvAPIServer names the kubeconfig of the API server to compare against.
@@ -138,6 +139,14 @@ func TestConformance(t *testing.T) {
 			failed = append(failed, "lessons/"+r.name)
 		}
 	}
+	// Every race the sandbox's challenges play: a break's shortest order,
+	// a fix's race with the author's fix (in its default order).
+	for _, r := range challengeRaces(t) {
+		ok := t.Run("challenges/"+r.name, func(t *testing.T) { compare(t, r.sc, race.Schedule{Tokens: r.schedule}) })
+		if !ok {
+			failed = append(failed, "challenges/"+r.name)
+		}
+	}
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	if len(lat) > 0 {
 		t.Logf("conformance: %d races compared, %d steps and %d requests compared; live: %d requests sent (+%d GETs for the timeline), latency median %s, p95 %s, max %s; total %s",
@@ -233,6 +242,27 @@ func courseRaces(t *testing.T) []courseRace {
 				out = append(out, courseRace{name: name + "-fix", sc: sc})
 			}
 		}
+	}
+	return out
+}
+
+// challengeRaces lists the races of the sandbox's challenges (levels).
+func challengeRaces(t *testing.T) []courseRace {
+	all, err := challenges.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []courseRace
+	for _, c := range all {
+		if c.Goal.IsBreak() {
+			out = append(out, courseRace{name: c.ID + "-break", sc: c.Race, schedule: c.Goal.Schedule})
+			continue
+		}
+		sc, err := lessons.Tuned(c.Race, c.Goal.Answer(c.Race))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, courseRace{name: c.ID + "-start", sc: c.Race}, courseRace{name: c.ID + "-fix", sc: sc})
 	}
 	return out
 }
