@@ -104,3 +104,23 @@ func TestExportSVG(t *testing.T) {
 		t.Fatalf("the picture lacks the rows or the loss:\n%s", data)
 	}
 }
+
+// w in the share panel writes the text to a file named for the race.
+func TestShareWritesTheText(t *testing.T) {
+	dir := t.TempDir()
+	m := NewIn(Env{Files: dir, Clock: stopped.Clock}, styles.New(true, true), nil)
+	d := uitest.New(t, harness{m}, 100, 30)
+	d.Press("t")
+	text := shownText(d.View())
+	d.Press("w")
+	must(t, d.View(), "sandbox.level.txt")
+	d.Press("enter")
+	must(t, d.View(), "the level's text is in sandbox.level.txt")
+	data, err := os.ReadFile(filepath.Join(dir, "sandbox.level.txt"))
+	if err != nil || strings.TrimSpace(string(data)) != text {
+		t.Fatalf("written: %q, %v", data, err)
+	}
+	if _, err := level.Decode(string(data)); err != nil {
+		t.Fatal(err)
+	}
+}
