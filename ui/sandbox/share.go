@@ -33,6 +33,8 @@ type shareState struct {
 	err  string
 	// searching: the shortest break is being searched for.
 	searching bool
+	// room is a break-it level's room to search, once measured.
+	room *playgoal.BreakRoom
 	cancel    context.CancelFunc
 	gen       int
 }
@@ -41,7 +43,9 @@ type shareState struct {
 type shortestFound struct {
 	gen      int
 	schedule []string
-	err      error
+	// room is how much the break-it level leaves to search.
+	room *playgoal.BreakRoom
+	err  error
 }
 
 func (shortestFound) sandboxMsg() {}
@@ -66,7 +70,7 @@ func (m *Model) openShare() {
 // setShared encodes l for the panel.
 func (m *Model) setShared(l *level.Level) {
 	s := m.share
-	s.lvl, s.err = l, ""
+	s.lvl, s.err, s.room = l, "", nil
 	text, err := level.Encode(l)
 	if err != nil {
 		s.text, s.err = "", err.Error()
@@ -96,7 +100,14 @@ func (m Model) shareKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, func() tea.Msg {
 			defer cancel()
 			best, err := playgoal.ShortestBreak(ctx, goal, sc, breakSearchStates)
-			return shortestFound{gen: gen, schedule: best, err: err}
+			if err != nil || len(best) == 0 {
+				return shortestFound{gen: gen, schedule: best, err: err}
+			}
+			// How much the level leaves to search, by the play steps'
+			// rules: what a learner pressing keys at random would find.
+			goal.Par, goal.Schedule = len(best), best
+			r, err := playgoal.MeasureGoal(ctx, goal, sc)
+			return shortestFound{gen: gen, schedule: best, room: r.Break, err: err}
 		}
 	case msg.String() == "w" && s.text != "":
 		if m.env.NoFiles {
@@ -131,6 +142,7 @@ func (m Model) onShortest(msg shortestFound) Model {
 		l.Question = "Find an order of steps that loses a field."
 		l.Goal = &lessons.PlayGoal{Break: []lessons.Claim{{Verdict: race.VerdictLost}}, Par: len(msg.schedule), Schedule: msg.schedule}
 		m.setShared(&l)
+		s.room = msg.room
 	}
 	return m
 }
@@ -151,6 +163,15 @@ func (m Model) viewShare(w, h int) string {
 		what = fmt.Sprintf("%s, par %d: %s", kind, g.Par, termsafe.Escape(l.Question))
 	}
 	lines = append(lines, hang(st.Faint.Render(what), w, 2)...)
+	if r := s.room; r != nil {
+		// What the level leaves to search, and whether that is enough.
+		room := fmt.Sprintf("%.1f%% of random orders of at most %d moves lose a field; the longest race is %d moves", r.Share(), r.Par+playgoal.BreakSlack, r.Longest)
+		if probs := r.Problems(); len(probs) > 0 {
+			lines = append(lines, hang(st.Warn.Render(styles.Warn+" too easy to stumble on: "+strings.Join(probs, "; ")+" (add a decoy controller, or a narrower goal in a level file)"), w, 2)...)
+		} else {
+			lines = append(lines, hang(st.OK.Render(styles.OK+" room to search: "+room), w, 2)...)
+		}
+	}
 	lines = append(lines, "")
 	if s.text != "" {
 		for i := 0; i < len(s.text); i += w {
