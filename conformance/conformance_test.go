@@ -15,10 +15,10 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/live"
+	"github.com/conflictlab/conflictlab/sandbox/challenges"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui/sandbox/challenges"
 )
 
 // EnvAPIServer names the kubeconfig of the API server to compare against.
@@ -142,7 +142,7 @@ func TestConformance(t *testing.T) {
 	// Every race the sandbox's challenges play: a break's shortest order,
 	// a fix's race with the author's fix (in its default order).
 	for _, r := range challengeRaces(t) {
-		ok := t.Run("challenges/"+r.name, func(t *testing.T) { compare(t, r.sc, race.Schedule{Tokens: r.schedule}) })
+		ok := t.Run("challenges/"+r.name, func(t *testing.T) { compare(t, r.sc, race.Schedule{Moves: scenario.MustMoves(r.schedule...)}) })
 		if !ok {
 			failed = append(failed, "challenges/"+r.name)
 		}
