@@ -34,9 +34,9 @@ type shareState struct {
 	// searching: the shortest break is being searched for.
 	searching bool
 	// room is a break-it level's room to search, once measured.
-	room *playgoal.BreakRoom
-	cancel    context.CancelFunc
-	gen       int
+	room   *playgoal.BreakRoom
+	cancel context.CancelFunc
+	gen    int
 }
 
 // shortestFound is the search for a break-it level's par, done.
