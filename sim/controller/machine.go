@@ -88,6 +88,9 @@ type Machine struct {
 	// inReconcile says whether one is under way.
 	started     time.Duration
 	inReconcile bool
+	// code is the state of a machine whose moves are made outside it
+	// (code.go).
+	code codeState
 }
 
 // New returns a machine about to make its first read.
@@ -134,11 +137,19 @@ func (m *Machine) Status(now time.Duration) Status {
 func (m *Machine) Finished() bool { return m.phase == phaseDone || m.phase == phaseGaveUp }
 
 // Holding returns the copy the controller currently holds (read, then mutated).
-func (m *Machine) Holding() *unstructured.Unstructured { return m.read }
+func (m *Machine) Holding() *unstructured.Unstructured {
+	if m.IsCode() {
+		return m.holdingCode() // code.go
+	}
+	return m.read
+}
 
 // Next says what the machine will do when it is scheduled. It is pure:
 // calling it twice gives the same action.
 func (m *Machine) Next() Action {
+	if m.IsCode() {
+		return m.nextCode() // code.go
+	}
 	if m.prog.Write.IsLifecycle() {
 		return m.nextLifecycle() // lifecycle.go
 	}
@@ -191,6 +202,10 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 	}
 	// Counted as it goes, so a reconcile that never returns shows too.
 	m.stats.LongestReconcileMS = max(m.stats.LongestReconcileMS, (now - m.started).Milliseconds())
+	if m.IsCode() {
+		m.deliverCode(a, resp, now) // code.go
+		return
+	}
 	if m.prog.Write.IsLifecycle() {
 		m.deliverLifecycle(resp, now) // lifecycle.go
 		return

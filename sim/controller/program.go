@@ -200,6 +200,9 @@ func (p Program) Validate() error {
 	if p.Write.IsLifecycle() {
 		return p.validateLifecycle() // lifecycle.go
 	}
+	if p.Write == Code {
+		return p.validateCode() // code.go
+	}
 	if _, ok := api.Lookup(p.Target.Kind); !ok {
 		return fmt.Errorf("controller %s: unknown kind %q", p.Name, p.Target.Kind)
 	}

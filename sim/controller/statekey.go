@@ -36,6 +36,7 @@ func (m *Machine) EncodeState(e statekey.Encoder) {
 	statekey.Error(e, m.lastErr)
 	e.Int(m.expect)
 	statekey.Bool(e, m.inReconcile)
+	m.code.encodeState(e) // code.go
 }
 
 // EncodeState writes the mutation for the explorer's state key: a world's

@@ -56,6 +56,7 @@ func TestMachineEncodesEveryField(t *testing.T) {
 		"expect":      {Change: func(m *Machine) { m.expect = 0 }},
 		"started":     {Change: func(m *Machine) { m.started = 0 }, NotState: "what LongestReconcileMS is measured from"},
 		"inReconcile": {Change: func(m *Machine) { m.inReconcile = false }},
+		"code":        {Change: func(m *Machine) { m.code.conflicted = true }},
 	})
 	// Every counter is state but the longest reconcile.
 	statekeytest.Fields(t, func() *Stats { return &keyedMachine().stats }, func(s *Stats, e statekey.Encoder) {
@@ -132,4 +133,26 @@ func TestMutationEncodesEveryField(t *testing.T) {
 			"field": {Change: func(s *segment) { s.field = "" }}, "value": {Change: func(s *segment) { s.value = "" }},
 			"kind": {Change: func(s *segment) { s.kind = segKey }}, "quoted": {Change: func(s *segment) { s.quoted = false }},
 		})
+}
+
+// TestCodeStateEncodesEveryField: the same for a code machine's own state.
+func TestCodeStateEncodesEveryField(t *testing.T) {
+	base := func() *codeState {
+		ref := api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "cm1"}
+		act := Action{Kind: SendRequest, Purpose: "r.go:1", Selector: map[string]string{"app": "web"},
+			Request: api.Request{Verb: api.Update, Ref: ref, Body: []byte(`{}`), FieldManager: "you"}}
+		return &codeState{offered: &act, answer: &api.Response{Code: 200, Object: keyedConfigMap("7")},
+			held: []heldCopy{{ref: ref, obj: keyedConfigMap("7")}}, at: 3 * time.Millisecond}
+	}
+	statekeytest.Fields(t, base, func(c *codeState, e statekey.Encoder) { c.encodeState(e) }, map[string]statekeytest.Field[codeState]{
+		"offered": {Change: func(c *codeState) {
+			a := *c.offered
+			a.Request.Body = []byte(`{"data":{}}`)
+			c.offered = &a
+		}},
+		"answer":     {Change: func(c *codeState) { c.answer = &api.Response{Code: 409, Err: errors.New("conflict")} }},
+		"held":       {Change: func(c *codeState) { c.held = []heldCopy{{ref: c.held[0].ref, obj: keyedConfigMap("8")}} }},
+		"conflicted": {Change: func(c *codeState) { c.conflicted = true }},
+		"at":         {Change: func(c *codeState) { c.at = 0 }},
+	})
 }

@@ -70,15 +70,22 @@ func (c *Cache) Get(ref api.Ref) (*unstructured.Unstructured, error) {
 func (c *Cache) Peek(ref api.Ref) *unstructured.Unstructured { return c.objects[ref] }
 
 // List is the Lister's List: copies of the cached objects of a kind in a
-// namespace, by name. A DELETED event has taken an object out of it, so a
-// controller looking for its children sees what its cache has seen.
+// namespace ("" for every namespace: the kinds served are all
+// namespaced), by namespace and name. A DELETED event has taken an object
+// out of it, so a controller looking for its children sees what its cache
+// has seen.
 func (c *Cache) List(kind api.Kind, namespace string) []*unstructured.Unstructured {
 	var out []*unstructured.Unstructured
 	for r, o := range c.objects {
-		if r.Kind == kind && r.Namespace == namespace {
+		if r.Kind == kind && (namespace == "" || r.Namespace == namespace) {
 			out = append(out, o.DeepCopy())
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].GetName() < out[j].GetName() })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].GetNamespace() != out[j].GetNamespace() {
+			return out[i].GetNamespace() < out[j].GetNamespace()
+		}
+		return out[i].GetName() < out[j].GetName()
+	})
 	return out
 }

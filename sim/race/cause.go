@@ -42,6 +42,9 @@ const (
 	// CauseCollateral: Actor's Request, computed from its copy at HeldRV,
 	// removed Value, a setup list element nobody meant to remove.
 	CauseCollateral CauseKind = "collateral"
+	// CauseNotMade: Actor, a code controller (controller.Code), meant the
+	// change and its reconcile returned without making it.
+	CauseNotMade CauseKind = "not-made"
 	// CauseMissedPosition: the owner's write removed Value, another
 	// element, instead: it named a position in a list that had changed.
 	CauseMissedPosition CauseKind = "missed-position"

@@ -112,6 +112,7 @@ func (w *World) Outcome() *Outcome {
 	o.Lost, o.Overwritten = w.trace.losses(w)
 	coll := w.trace.collateral(w)
 	o.Lost = append(explainMisses(o.Lost, coll), coll...)
+	o.Lost = append(o.Lost, w.codeMisses()...) // code.go
 	o.Stale = w.staleDecisions(o.Steps, o.Versions)
 	o.Verdict = verdict(len(o.Lost) > 0, len(o.Stale) > 0, gaveUp, running, requeued)
 	o.Invariants = w.Invariants()
@@ -123,6 +124,7 @@ func (w *World) Outcome() *Outcome {
 func (w *World) Verdict() Verdict {
 	lost, _ := w.trace.losses(w)
 	lost = append(lost, w.trace.collateral(w)...)
+	lost = append(lost, w.codeMisses()...)
 	gaveUp, requeued, running := false, false, false
 	for _, a := range w.actors {
 		gaveUp = gaveUp || a.machine.Status(w.now) == controller.GaveUp

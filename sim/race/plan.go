@@ -32,6 +32,12 @@ func PlanOf(p controller.Program) Plan {
 	for _, mu := range p.Mutations {
 		pl.Changes = append(pl.Changes, mu.Describe())
 	}
+	if p.Write == controller.Code {
+		// Code reads and retries as it is written: the plan is what it
+		// means to change.
+		pl.Read, pl.WithRV, pl.Force = "", false, false
+		return pl
+	}
 	switch r := p.Retry; {
 	case r.Unbounded:
 		pl.Retry = "retry forever"
@@ -68,11 +74,15 @@ func (p Plan) WriteWords() string {
 // String is the plan in one line: "read lister · set data.owner=a ·
 // update · retry on Conflict up to 4×, re-read live".
 func (p Plan) String() string {
-	read := "read " + string(p.Read)
-	if p.Expectations {
-		read += " once it has seen its own write"
+	var parts []string
+	if p.Read != "" {
+		read := "read " + string(p.Read)
+		if p.Expectations {
+			read += " once it has seen its own write"
+		}
+		parts = append(parts, read)
 	}
-	parts := append([]string{read}, p.Changes...)
+	parts = append(parts, p.Changes...)
 	parts = append(parts, p.WriteWords())
 	if p.Retry != "" {
 		parts = append(parts, p.Retry)

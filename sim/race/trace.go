@@ -292,8 +292,17 @@ func (t *trace) wait(actor string, kind WaitKind, now, wake time.Duration) {
 func (t *trace) recordIntents(a *actor, held, before, after *unstructured.Unstructured, step int) {
 	prog := a.machine.Program()
 	version := t.lastVersionOf(api.RefOf(after))
+	code := a.machine.IsCode()
+	if code && held == nil {
+		// Code that writes without reading first (an apply) meant its
+		// change against what the server held.
+		held = before
+	}
 	for _, mu := range prog.Mutations {
 		if held == nil || (mu.When != nil && !mu.When.Holds(held.Object)) {
+			continue
+		}
+		if code && !codeIntent(prog, mu, before, after) { // code.go
 			continue
 		}
 		// A copy meant the value it read: its intent is that value.
@@ -313,7 +322,7 @@ func (t *trace) recordIntents(a *actor, held, before, after *unstructured.Unstru
 					Cause: LossCause{Kind: CauseStaleCount, Actor: a.name, Computed: readVal + mu.By, Read: readVal,
 						HeldRV: held.GetResourceVersion(), Held: was}}
 			}
-		case !mu.Satisfied(after.Object):
+		case !code && !mu.Satisfied(after.Object):
 			v, _ := mu.Path.Get(after.Object)
 			in.lost = &Loss{Field: mu.Path.String(), Owner: a.name, Intended: mu.Describe(), Final: v,
 				ErasedBy: a.name, ErasedAtStep: step, ErasedRV: after.GetResourceVersion(),

@@ -99,11 +99,20 @@ func NewWithBackend(sc *scenario.Scenario, backend Backend) (*World, error) {
 	}
 	w.emittedBase = w.server.RV()
 	for i, c := range sc.Controllers {
-		list := w.server.Do(api.Request{Verb: api.List, Ref: api.Ref{Kind: c.Target.Kind}})
+		kinds := []api.Kind{c.Target.Kind}
+		if c.Write == controller.Code {
+			// Code may read any kind from its cache, as a manager's cache
+			// serves every kind its controllers watch (code.go).
+			kinds = api.Kinds()
+		}
+		var items []*unstructured.Unstructured
+		for _, k := range kinds {
+			items = append(items, w.server.Do(api.Request{Verb: api.List, Ref: api.Ref{Kind: k}}).Items...)
+		}
 		w.actors = append(w.actors, &actor{
 			name:    c.Name,
 			machine: controller.New(c.Program),
-			cache:   informer.Synced(list.Items, w.server.RV()),
+			cache:   informer.Synced(items, w.server.RV()),
 			lag:     sc.LagOf(i),
 			plan:    PlanOf(c.Program),
 		})
@@ -197,6 +206,9 @@ func (w *World) Step(m scenario.Move) error {
 	if a.machine.Finished() {
 		return fmt.Errorf("schedule: controller %s has finished", m.Controller)
 	}
+	if a.machine.IsCode() && !a.machine.Offered() {
+		return fmt.Errorf("schedule: controller %s is played by Go code (write: code), which has no call waiting: run the race with package simcluster", m.Controller)
+	}
 	w.taken = append(w.taken, m)
 	if wake := a.machine.WakeAt(); wake > w.now {
 		// The controller is backing off: time passes until it wakes.
@@ -216,7 +228,7 @@ func (w *World) Step(m scenario.Move) error {
 	case act.Kind == controller.ReadLister && act.Request.Verb == api.List:
 		resp = api.Response{Code: 200, Items: a.cache.List(act.Request.Ref.Kind, act.Request.Ref.Namespace)}
 	case act.Kind == controller.ReadLister:
-		obj, err := a.cache.Get(act.Request.Ref)
+		obj, err := a.read(act.Request.Ref) // code.go
 		resp = api.Response{Code: apiserver.Code(err), Object: obj, Err: err}
 	case act.Kind == controller.SendRequest:
 		w.server.SetTime(w.now)

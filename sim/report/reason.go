@@ -60,6 +60,8 @@ func Reason(l race.Loss) string {
 	case race.CauseCollateral:
 		return fmt.Sprintf("%s removed %s, which nobody meant to remove: %s %s was computed from its copy at RV %s, and the list had changed since",
 			c.Actor, c.Value, Possessive(c.Actor), c.Request, c.HeldRV)
+	case race.CauseNotMade:
+		return fmt.Sprintf("%s reconcile returned without making it", Possessive(c.Actor))
 	case race.CauseMissedPosition:
 		return fmt.Sprintf("%s write removed %s instead: it named a position in a list that had changed since its copy was read",
 			Possessive(l.Owner), c.Value)

@@ -29,6 +29,8 @@ func TestReasonsSpeakToTheLearner(t *testing.T) {
 			"your write removed example.com/z instead: it named a position in a list that had changed since its copy was read"},
 		{race.Loss{Owner: "you", Cause: race.LossCause{Kind: race.CauseStaleCopy, Actor: "b", Request: "UPDATE cm1", HeldRV: "101"}},
 			"b's UPDATE cm1 did not mean to change it: it sent a copy read at RV 101, before your change"},
+		{race.Loss{Owner: "you", Cause: race.LossCause{Kind: race.CauseNotMade, Actor: "you"}},
+			"your reconcile returned without making it"},
 	} {
 		got := Reason(c.l)
 		if got != c.want {
@@ -46,7 +48,7 @@ func TestEveryCauseIsWorded(t *testing.T) {
 	kinds := []race.CauseKind{race.CauseNeverVisible, race.CauseDeliberate, race.CauseStaleCopy, race.CauseOlderCount,
 		race.CauseStaleCount, race.CauseRoundedIncrement, race.CauseIgnoredStatus, race.CauseIgnoredSpec,
 		race.CauseIgnoredAllButStatus, race.CauseNotShown, race.CauseManagedFieldsReset, race.CauseDefaulted,
-		race.CauseCollateral, race.CauseMissedPosition}
+		race.CauseCollateral, race.CauseMissedPosition, race.CauseNotMade}
 	for _, k := range kinds {
 		if got := Reason(race.Loss{Cause: race.LossCause{Kind: k}}); got == string(k) || got == "" {
 			t.Errorf("%s is not worded: %q", k, got)
@@ -56,5 +58,16 @@ func TestEveryCauseIsWorded(t *testing.T) {
 	Word(o)
 	if o.Lost[0].Reason != "never visible on the server" {
 		t.Errorf("Word: %q", o.Lost[0].Reason)
+	}
+}
+
+// TestLossNoWriteErasedSaysWhy: a loss no write erased (never visible,
+// never made) prints its cause and no eraser.
+func TestLossNoWriteErasedSaysWhy(t *testing.T) {
+	var b strings.Builder
+	writeVerdict(&b, &race.Outcome{Verdict: race.VerdictLost, Lost: []race.Loss{{Field: "data.you", Owner: "you", Intended: "set data.you=1",
+		ErasedAtStep: -1, Cause: race.LossCause{Kind: race.CauseNotMade, Actor: "you"}}}})
+	if !strings.Contains(b.String(), "✗ LOST data.you — you wanted \"set data.you=1\"\n      your reconcile returned without making it") || strings.Contains(b.String(), "erased by") {
+		t.Errorf("%s", b.String())
 	}
 }

@@ -128,6 +128,11 @@ func compact(v any) string {
 func writeVerdict(w io.Writer, o *race.Outcome) {
 	fmt.Fprintf(w, "\noutcome: %s\n", o.Verdict)
 	for _, l := range o.Lost {
+		if l.ErasedBy == "" {
+			// Never written, or never visible: no write erased it.
+			fmt.Fprintf(w, "  %s %s — %s\n      %s\n", MarkLost, l.Field, LossWho(l), Reason(l))
+			continue
+		}
 		fmt.Fprintf(w, "  %s %s — %s; erased by %s at step %d (RV %s)\n      %s\n",
 			MarkLost, l.Field, LossWho(l), l.ErasedBy, l.ErasedAtStep+1, l.ErasedRV, Reason(l))
 	}

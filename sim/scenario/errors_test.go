@@ -89,9 +89,9 @@ func TestParseErrors(t *testing.T) {
 
 		// Controllers.
 		{"controller unknown field", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  wirte: update"), 10, "controllers[0]", `unknown field "wirte" (did you mean "write"?)`},
-		{"controller unknown write", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: upsert"), 10, "controllers[0].write", `unknown write method "upsert" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete)`},
-		{"controller write typo", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: merge-ptach"), 10, "controllers[0].write", `unknown write method "merge-ptach" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete) (did you mean "merge-patch"?)`},
-		{"controller missing write", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]"), 7, "controllers[0]", `missing required field "write" (one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete)`},
+		{"controller unknown write", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: upsert"), 10, "controllers[0].write", `unknown write method "upsert" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete, code)`},
+		{"controller write typo", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: merge-ptach"), 10, "controllers[0].write", `unknown write method "merge-ptach" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete, code) (did you mean "merge-patch"?)`},
+		{"controller missing write", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]"), 7, "controllers[0]", `missing required field "write" (one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete, code)`},
 		{"controller missing target", ctrl("- name: a", "  mutations: [{set: {path: data.x, value: a}}]", "  write: update"), 7, "controllers[0]", `missing required field "target" (the object it reconciles, as KIND/NAME or {kind, name, namespace})`},
 		{"controller missing mutations", ctrl("- name: a", "  target: ConfigMap/cm1", "  write: update"), 7, "controllers[0]", `missing required field "mutations"`},
 		{"controller no mutations", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: []", "  write: update"), 9, "controllers[0].mutations", "empty: a controller needs at least one mutation"},
@@ -208,7 +208,7 @@ func TestErrorFormat(t *testing.T) {
 		"  write: upsert", // 14
 	)
 	_, err := Parse("race.yaml", data)
-	want := `race.yaml:14: controllers[1].write: unknown write method "upsert" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete)`
+	want := `race.yaml:14: controllers[1].write: unknown write method "upsert" (want one of update, update-clear-rv, update-status, merge-patch, strategic-patch, json-patch, apply, create, delete, code)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}

@@ -317,7 +317,9 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 	if read == "" {
 		read = controller.FromLister
 	}
-	m.add("read", strNode(string(read)))
+	if p.Write != controller.Code { // code reads as it is written
+		m.add("read", strNode(string(read)))
+	}
 	muts := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
 	for i, mu := range p.Mutations {
 		n, err := mutationNode(mu)
@@ -326,7 +328,7 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 		}
 		muts.Content = append(muts.Content, n)
 	}
-	if !p.Write.IsLifecycle() && p.Body == nil { // a body replaces mutations (write.go)
+	if !p.Write.IsLifecycle() && p.Body == nil && (p.Write != controller.Code || len(p.Mutations) > 0) { // a body replaces mutations (write.go)
 		m.add("mutations", muts)
 	}
 	m.add("write", strNode(string(p.Write)))
@@ -348,9 +350,10 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 	if err := writeOptionNodes(m, p); err != nil { // write.go
 		return nil, err
 	}
-	switch p.Retry {
-	case controller.NoRetry():
-	case controller.DefaultRetry():
+	switch {
+	case p.Write == controller.Code: // code retries as it is written
+	case p.Retry == controller.NoRetry():
+	case p.Retry == controller.DefaultRetry():
 		m.add("retry", strNode("default"))
 	default:
 		r := newMapping(true)

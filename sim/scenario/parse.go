@@ -552,7 +552,11 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 			}
 		}
 	}
-	if _, ok := f["mutations"]; (lifecycle == "" && !hasBody(f)) || ok { // a body replaces mutations (write.go)
+	code := isCodeEntry(f) // code.go
+	if code {
+		p.codeOptions(f, field)
+	}
+	if _, ok := f["mutations"]; (lifecycle == "" && !hasBody(f) && !code) || ok { // a body replaces mutations (write.go)
 		if e, ok := required("mutations", ""); ok && lifecycle == "" {
 			prog.Mutations = p.mutations(e.val, sub("mutations"))
 		}
@@ -638,11 +642,11 @@ func writeNames() []string {
 	for i, w := range controller.WriteMethods {
 		out[i] = string(w)
 	}
-	return append(out, lifecycleWriteNames()...)
+	return append(append(out, lifecycleWriteNames()...), string(controller.Code))
 }
 
 func writeMethod(s string) (controller.WriteMethod, bool) {
-	for _, w := range append(controller.WriteMethods, controller.LifecycleWrites...) {
+	for _, w := range append(append(controller.WriteMethods, controller.LifecycleWrites...), controller.Code) {
 		if string(w) == s {
 			return w, true
 		}
