@@ -204,7 +204,7 @@ func (c *conn) indexer(k api.Kind) cache.Indexer {
 
 var errReadOnly = errors.New("simcluster: the simulated informer's store is filled by the simulator's watch events, not by the code")
 
-func (x indexer) object(u *unstructured.Unstructured, shared bool) (interface{}, error) {
+func (x indexer) object(u *unstructured.Unstructured, shared bool) (any, error) {
 	info, _ := api.Lookup(x.kind)
 	if !info.Builtin {
 		out := u.DeepCopy()
@@ -231,9 +231,9 @@ func (x indexer) read(ns, name string, list bool) answer {
 	return a.exchange(act, cs.inRetry)
 }
 
-func (x indexer) list(ns string) []interface{} {
+func (x indexer) list(ns string) []any {
 	ans := x.read(ns, "", true)
-	out := make([]interface{}, 0, len(ans.resp.Items))
+	out := make([]any, 0, len(ans.resp.Items))
 	for _, it := range ans.resp.Items {
 		if o, err := x.object(it, false); err == nil {
 			out = append(out, o)
@@ -242,7 +242,7 @@ func (x indexer) list(ns string) []interface{} {
 	return out
 }
 
-func (x indexer) GetByKey(key string) (interface{}, bool, error) {
+func (x indexer) GetByKey(key string) (any, bool, error) {
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
 		return nil, false, err
@@ -258,7 +258,7 @@ func (x indexer) GetByKey(key string) (interface{}, bool, error) {
 	return o, err == nil, err
 }
 
-func (x indexer) Get(obj interface{}) (interface{}, bool, error) {
+func (x indexer) Get(obj any) (any, bool, error) {
 	key, err := cache.MetaNamespaceKeyFunc(obj)
 	if err != nil {
 		return nil, false, err
@@ -266,7 +266,7 @@ func (x indexer) Get(obj interface{}) (interface{}, bool, error) {
 	return x.GetByKey(key)
 }
 
-func (x indexer) List() []interface{} { return x.list("") }
+func (x indexer) List() []any { return x.list("") }
 
 func (x indexer) ListKeys() []string {
 	var keys []string
@@ -278,7 +278,7 @@ func (x indexer) ListKeys() []string {
 	return keys
 }
 
-func (x indexer) Index(name string, obj interface{}) ([]interface{}, error) {
+func (x indexer) Index(name string, obj any) ([]any, error) {
 	if name != cache.NamespaceIndex {
 		return nil, fmt.Errorf("index with name %s does not exist", name)
 	}
@@ -289,7 +289,7 @@ func (x indexer) Index(name string, obj interface{}) ([]interface{}, error) {
 	return x.list(m.GetNamespace()), nil
 }
 
-func (x indexer) ByIndex(name, value string) ([]interface{}, error) {
+func (x indexer) ByIndex(name, value string) ([]any, error) {
 	if name != cache.NamespaceIndex {
 		return nil, fmt.Errorf("index with name %s does not exist", name)
 	}
@@ -330,10 +330,10 @@ func (x indexer) GetIndexers() cache.Indexers {
 }
 
 func (indexer) AddIndexers(cache.Indexers) error     { return errReadOnly }
-func (indexer) Add(interface{}) error                { return errReadOnly }
-func (indexer) Update(interface{}) error             { return errReadOnly }
-func (indexer) Delete(interface{}) error             { return errReadOnly }
-func (indexer) Replace([]interface{}, string) error  { return errReadOnly }
+func (indexer) Add(any) error                        { return errReadOnly }
+func (indexer) Update(any) error                     { return errReadOnly }
+func (indexer) Delete(any) error                     { return errReadOnly }
+func (indexer) Replace([]any, string) error          { return errReadOnly }
 func (indexer) Resync() error                        { return nil }
 func (indexer) LastStoreSyncResourceVersion() string { return "" }
 func (indexer) Bookmark(string)                      {}

@@ -34,11 +34,11 @@ func (d *digestWriter) str(s string) {
 func (d *digestWriter) int(n int64) { d.buf = binary.AppendVarint(d.buf, n) }
 
 // value writes a JSON-like value, as unstructured objects hold them.
-func (d *digestWriter) value(v interface{}) {
+func (d *digestWriter) value(v any) {
 	switch x := v.(type) {
 	case nil:
 		d.tag('n')
-	case map[string]interface{}:
+	case map[string]any:
 		d.tag('{')
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -50,7 +50,7 @@ func (d *digestWriter) value(v interface{}) {
 			d.str(k)
 			d.value(x[k])
 		}
-	case []interface{}:
+	case []any:
 		d.tag('[')
 		d.int(int64(len(x)))
 		for _, e := range x {

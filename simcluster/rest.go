@@ -243,10 +243,10 @@ func (c *restCall) encode(r *http.Request, resp api.Response, gone bool) (*http.
 	if resp.Err != nil {
 		return errorBody(r, resp.Err)
 	}
-	var body interface{}
+	var body any
 	switch {
 	case c.list:
-		items := make([]interface{}, 0, len(resp.Items))
+		items := make([]any, 0, len(resp.Items))
 		for _, it := range resp.Items {
 			if !c.sel.Matches(labels.Set(it.GetLabels())) || !c.fsel.Matches(objectFields(it)) {
 				continue
@@ -257,9 +257,9 @@ func (c *restCall) encode(r *http.Request, resp api.Response, gone bool) (*http.
 			return errorBody(r, apierrors.NewBadRequest(fmt.Sprintf(
 				"simcluster: the simulated API server answers a LIST in one page; %d objects match, more than limit=%d", len(items), c.limit)))
 		}
-		body = map[string]interface{}{
+		body = map[string]any{
 			"apiVersion": c.info.APIVersion, "kind": string(c.info.Kind) + "List",
-			"metadata": map[string]interface{}{"resourceVersion": resp.ListRV},
+			"metadata": map[string]any{"resourceVersion": resp.ListRV},
 			"items":    items,
 		}
 	case c.req.Verb == api.Delete && gone:
@@ -270,7 +270,7 @@ func (c *restCall) encode(r *http.Request, resp api.Response, gone bool) (*http.
 	case resp.Object != nil:
 		body = resp.Object.Object
 	default:
-		body = map[string]interface{}{}
+		body = map[string]any{}
 	}
 	code := resp.Code
 	if code == 0 {
@@ -314,7 +314,7 @@ func errorBody(r *http.Request, err error) (*http.Response, []byte) {
 	return jsonResponse(r, code, &status)
 }
 
-func jsonResponse(r *http.Request, code int, body interface{}) (*http.Response, []byte) {
+func jsonResponse(r *http.Request, code int, body any) (*http.Response, []byte) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		b, _ = json.Marshal(apierrors.NewInternalError(err).Status())

@@ -49,7 +49,7 @@ type event struct {
 	res   reconcile.Result
 	err   error
 	site  string
-	value interface{}
+	value any
 	stack []byte
 	other string
 	// inRetry: the call is made inside a retry helper (callSite).
@@ -500,7 +500,7 @@ func callDifference(a, b controller.Action) string {
 	case a.Request.Describe() != b.Request.Describe() || a.Kind != b.Kind:
 		return "another request"
 	}
-	var ma, mb map[string]interface{}
+	var ma, mb map[string]any
 	if json.Unmarshal(a.Request.Body, &ma) == nil && json.Unmarshal(b.Request.Body, &mb) == nil {
 		var parts []string
 		for _, c := range race.Diff(ma, mb) {
@@ -519,7 +519,7 @@ func callDifference(a, b controller.Action) string {
 	return fmt.Sprintf("the body differs at byte %d: …%s… then …%s…", i, x[from:min(len(x), i+40)], y[from:min(len(y), i+40)])
 }
 
-func compactJSON(v interface{}) string {
+func compactJSON(v any) string {
 	if v == nil {
 		return "(none)"
 	}

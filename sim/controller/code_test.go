@@ -18,8 +18,8 @@ func codeProgram() Program {
 }
 
 func object(rv string) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]interface{}{"apiVersion": "v1", "kind": "ConfigMap",
-		"metadata": map[string]interface{}{"name": "cm1", "namespace": "default", "resourceVersion": rv}}}
+	u := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "cm1", "namespace": "default", "resourceVersion": rv}}}
 	return u
 }
 

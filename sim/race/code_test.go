@@ -18,7 +18,7 @@ func codeWorld(t *testing.T, muts ...controller.Mutation) *World {
 	t.Helper()
 	you := prog("you", controller.Code, muts...)
 	b := prog("b", controller.UpdateClearRV, set("data.b", "1"))
-	w, err := New(twoWriters(configMap(map[string]interface{}{"x": "1"}), you, b))
+	w, err := New(twoWriters(configMap(map[string]any{"x": "1"}), you, b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestCodeStepsAreJudgedLikeAnyOther(t *testing.T) {
 		}
 	}
 	obj := resp.Object.DeepCopy() // the answer's objects are the world's
-	obj.Object["data"].(map[string]interface{})["you"] = "1"
+	obj.Object["data"].(map[string]any)["you"] = "1"
 	obj.SetResourceVersion("")
 	body, _ := json.Marshal(obj.Object)
 	offer(t, w, controller.SendRequest, api.Request{Verb: api.Update, Ref: cm1, Body: body, FieldManager: "you"})
