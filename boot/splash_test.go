@@ -49,7 +49,7 @@ func TestWantSplash(t *testing.T) {
 // learner sees first stays where it is, the title is added beside it.
 func TestTheProgramDrawsOverTheSplashInPlace(t *testing.T) {
 	for _, w := range []int{chrome.MinWidth, 120} {
-		d := uitest.New(t, ui.New(ui.Config{Ticker: uitest.Ticker}), w, 30)
+		d := uitest.New(t, ui.New(ui.Options{Ticker: uitest.Ticker}), w, 30)
 		first, _, _ := strings.Cut(d.Model.View().Content, "\n")
 		if !strings.Contains(ansi.Strip(first), "› lessons") {
 			t.Fatalf("%d columns: the program's first frame is not the home screen: %q", w, ansi.Strip(first))

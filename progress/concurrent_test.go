@@ -49,17 +49,13 @@ func helperAnswer() int {
 	if _, err := bufio.NewReader(os.Stdin).ReadString('\n'); err != nil {
 		return 1
 	}
-	// Session b saves the way the TUI does: numbered snapshots.
+	// Session b saves the way the TUI does: numbered copies.
 	save := s.Save
 	if own == "b" {
 		var seq uint64
 		save = func(p *Progress) error {
-			data, err := Encode(p)
-			if err != nil {
-				return err
-			}
 			seq++
-			return s.WriteSnapshot(seq, data)
+			return s.WriteCopy(seq, p.Clone())
 		}
 	}
 	for i := 0; i < count; i++ {

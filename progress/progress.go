@@ -435,17 +435,15 @@ func (s *Store) Save(p *Progress) error {
 	return s.commit(p.clone())
 }
 
-// WriteSnapshot saves bytes made by Encode, numbered by the caller in
-// the order they were taken; a snapshot older than one already written is
-// dropped (the newer one holds all it held). This lets a UI encode on its
-// own goroutine (no data race on the Progress) and write from another.
-func (s *Store) WriteSnapshot(seq uint64, data []byte) error {
+// WriteCopy saves a copy of the progress (Clone) that the caller hands
+// over and no longer changes, numbered by the caller in the order the
+// copies were taken; a copy older than one already written is dropped
+// (the newer one holds all it held). This lets a UI take the copy on its
+// own goroutine (no data race on the Progress) and write it from another,
+// encoding it once.
+func (s *Store) WriteCopy(seq uint64, mine *Progress) error {
 	if s.readOnly {
 		return ErrReadOnly
-	}
-	mine, err := Decode(data)
-	if err != nil {
-		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -200,17 +200,15 @@ func TestExportImportReset(t *testing.T) {
 	}
 }
 
-func TestWriteSnapshotDropsOlder(t *testing.T) {
+func TestWriteCopyDropsOlder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	s := Open(path)
 	newer, older := New(), New()
 	newer.Last, older.Last = "newer", "older"
-	nb, _ := Encode(newer)
-	ob, _ := Encode(older)
-	if err := s.WriteSnapshot(2, nb); err != nil {
+	if err := s.WriteCopy(2, newer); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.WriteSnapshot(1, ob); err != nil {
+	if err := s.WriteCopy(1, older); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := Open(path).Load(); got.Last != "newer" {

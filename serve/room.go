@@ -103,13 +103,7 @@ func (r *Room) leave(id int) {
 // observe records where a session is and, when it changed, its progress.
 // It runs on the session's program loop: it only takes the lock.
 func (r *Room) observe(id int, a ui.Activity) {
-	var mine *progress.Progress
-	if a.Progress != nil {
-		p, err := progress.Decode(a.Progress)
-		if err == nil {
-			mine = p
-		}
-	}
+	mine := a.Progress // a copy the session made for the room: read, never changed
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	m, ok := r.members[id]

@@ -14,7 +14,9 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui/home"
 	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/player"
 	"github.com/conflictlab/conflictlab/ui/sandbox"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -47,18 +49,42 @@ func fixtureSnippet(name string) (string, error) {
 	return "", fmt.Errorf("no snippet %q", name)
 }
 
-func testConfig(t testing.TB) Config {
-	return Config{LoadCourse: fixtureCourse, Store: progress.Open(filepath.Join(t.TempDir(), "conflictlab", "progress.json")),
+func testConfig(t testing.TB) Options {
+	return Options{LoadCourse: fixtureCourse, ProgressPath: filepath.Join(t.TempDir(), "conflictlab", "progress.json"),
 		NoColor: true, Ticker: uitest.Ticker, Snippets: fixtureSnippet, LoadQuiz: fixtureQuiz, Today: fixtureToday,
 		SandboxEnv: sandbox.Env{Files: t.TempDir()}} // the sandbox's s and x write here: TestMonkey's random keys reach it
 }
 
-func start(t testing.TB, cfg Config, w, h int) *uitest.Driver {
+func start(t testing.TB, cfg Options, w, h int) *uitest.Driver {
 	t.Helper()
 	return uitest.New(t, New(cfg), w, h)
 }
 
 func app(d *uitest.Driver) Model { return d.Model.(Model) }
+
+// find is the screen of that name the app holds, on its stack or kept.
+func find(d *uitest.Driver, name string) nav.Screen {
+	s, ok := app(d).stack.Find(name)
+	if !ok {
+		d.T.Fatalf("no %s screen: the stack is %v", name, app(d).stack.Names())
+	}
+	return s
+}
+
+func playerOf(d *uitest.Driver) player.Model {
+	p, _ := nav.As[player.Model](find(d, "player"))
+	return p
+}
+
+func homeOf(d *uitest.Driver) home.Model {
+	h, _ := nav.As[home.Model](find(d, "home"))
+	return h
+}
+
+func sandboxOf(d *uitest.Driver) sandbox.Model {
+	s, _ := nav.As[sandbox.Model](find(d, "sandbox"))
+	return s
+}
 
 func mustContain(t *testing.T, view string, want ...string) {
 	t.Helper()
@@ -155,7 +181,7 @@ func TestHelpKeyTogglesFullList(t *testing.T) {
 	d.Press("?")
 	mustContain(t, d.View(), "Keys", "continue", "quit")
 	d.Press("down") // keys go nowhere while the list is open
-	if app(d).Home().Cursor() != 0 {
+	if homeOf(d).Cursor() != 0 {
 		t.Fatal("a key reached the home screen under the help list")
 	}
 	d.Press("?")
@@ -211,7 +237,7 @@ func TestProgressSurvivesRestart(t *testing.T) {
 	d.Press("down", "down", "enter", "1", "2")
 	d.PlayAll()
 	d.Press("enter", "q")
-	got, notice := progress.Open(cfg.Store.Path()).Load()
+	got, notice := progress.Open(cfg.ProgressPath).Load()
 	if notice != "" {
 		t.Fatal(notice)
 	}
@@ -219,21 +245,21 @@ func TestProgressSurvivesRestart(t *testing.T) {
 	if got.Last != "lost-update" || l == nil || l.Step != 1 || l.Answers[0].Attempts != 2 || l.Answers[0].FirstTry {
 		t.Fatalf("saved progress: %+v %+v", got, l)
 	}
-	again := start(t, Config{LoadCourse: cfg.LoadCourse, Store: progress.Open(cfg.Store.Path()), NoColor: true, Ticker: uitest.Ticker}, 100, 30)
+	again := start(t, Options{LoadCourse: cfg.LoadCourse, ProgressPath: cfg.ProgressPath, NoColor: true, Ticker: uitest.Ticker}, 100, 30)
 	mustContain(t, again.View(), "Continue where you left off: The lost update, step 2 of 2", "in progress · step 2/2")
 	again.Press("c")
-	if p := app(again).Player(); p.Lesson().ID != "lost-update" || p.Step() != 1 {
+	if p := playerOf(again); p.Lesson().ID != "lost-update" || p.Step() != 1 {
 		t.Fatalf("continue opened %s step %d", p.Lesson().ID, p.Step())
 	}
 }
 
 func TestCorruptProgressIsReportedOnHome(t *testing.T) {
 	cfg := testConfig(t)
-	os.MkdirAll(filepath.Dir(cfg.Store.Path()), 0o700)
-	os.WriteFile(cfg.Store.Path(), []byte("{not json"), 0o600)
+	os.MkdirAll(filepath.Dir(cfg.ProgressPath), 0o700)
+	os.WriteFile(cfg.ProgressPath, []byte("{not json"), 0o600)
 	d := start(t, cfg, 100, 30)
 	mustContain(t, d.View(), "could not read your progress", "progress.json.corrupt-1")
-	if _, err := os.Stat(cfg.Store.Path() + ".corrupt-1"); err != nil {
+	if _, err := os.Stat(cfg.ProgressPath + ".corrupt-1"); err != nil {
 		t.Fatal("the corrupt file was not kept")
 	}
 }
@@ -305,7 +331,7 @@ func TestMonkey(t *testing.T) {
 		switch {
 		case start0 >= 5:
 			// The quiz: its form, a quiz under way, a finished one.
-			d.Send(nav.OpenQuiz{})
+			d.Send(app(d).quizPush())
 			if start0 >= 6 {
 				d.Press("enter")
 			}

@@ -110,7 +110,7 @@ func TestScreensEscapeControlCharacters(t *testing.T) {
 	}
 	cfg := testConfig(t)
 	cfg.LoadCourse, cfg.NoColor = load, false
-	cfg.StoreNotice = "state folder /tmp/" + hostile + " is not writable"
+	cfg.Notice = "state folder /tmp/" + hostile + " is not writable"
 	d := start(t, cfg, 240, 60) // wide: escaped text is long, and checked unwrapped
 	// shot checks the frame, and that the text after each tag is shown
 	// escaped (quoted values may escape the backslash once more).
@@ -200,7 +200,7 @@ func TestSandboxEscapesControlCharacters(t *testing.T) {
 	if app(d).Screen() != "sandbox" {
 		t.Fatalf("on %s, not the sandbox", app(d).Screen())
 	}
-	if tab := app(d).sandbox.Tab(); tab != "race" {
+	if tab := sandboxOf(d).Tab(); tab != "race" {
 		t.Fatalf("the sandbox opened a file on its %s tab", tab)
 	}
 	d.Press("a", "b", "a", "b")
@@ -212,7 +212,7 @@ func TestSandboxEscapesControlCharacters(t *testing.T) {
 	checkFrame(t, "explore", d.Model.View().Content)
 	mustContain(t, d.View(), "Every interleaving of lost-update"+`\u001b]0;pwned`, shownRed)
 	d.Press("tab", "tab") // challenges, then build
-	if tab := app(d).sandbox.Tab(); tab != "build" {
+	if tab := sandboxOf(d).Tab(); tab != "build" {
 		t.Fatalf("on the %s tab, not build", tab)
 	}
 	checkFrame(t, "build", d.Model.View().Content)

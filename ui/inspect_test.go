@@ -37,7 +37,7 @@ func TestEscClosesTheInspectPanelNotTheLesson(t *testing.T) {
 	d.Press("2")
 	d.PlayAll()
 	d.Press("i")
-	if !app(d).player.Race().Inspecting() {
+	if !playerOf(d).Race().Inspecting() {
 		t.Fatalf("i did not open the inspect panel:\n%s", d.View())
 	}
 	uitest.CheckFrame(t, d.Model.View().Content, 80, 24)
@@ -50,7 +50,7 @@ func TestEscClosesTheInspectPanelNotTheLesson(t *testing.T) {
 	if got := app(d).Screen(); got != "player" {
 		t.Fatalf("esc with the inspect panel open went to %s", got)
 	}
-	if app(d).player.Race().Inspecting() {
+	if playerOf(d).Race().Inspecting() {
 		t.Fatalf("esc did not close the inspect panel:\n%s", d.View())
 	}
 	if got := escMeanings(app(d).helpGroups()); len(got) != 1 || got[0] != "Everywhere: back" {
@@ -73,8 +73,8 @@ func TestPlayStepKeyListGivesEscOneMeaning(t *testing.T) {
 		t.Fatalf("on %s, not the player", got)
 	}
 	d.Press("n")
-	if app(d).player.Step() != 1 {
-		t.Fatalf("on step %d, not the fix step", app(d).player.Step())
+	if playerOf(d).Step() != 1 {
+		t.Fatalf("on step %d, not the fix step", playerOf(d).Step())
 	}
 	if got := escMeanings(app(d).helpGroups()); len(got) != 1 || got[0] != "Everywhere: back" {
 		t.Fatalf("before the proof the key list gives esc %q, want the app's back", got)

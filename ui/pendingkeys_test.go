@@ -28,7 +28,7 @@ func TestKeysPressedWhileLoadingTakeEffect(t *testing.T) {
 	if got := app(d).Screen(); got != "player" {
 		t.Fatalf("the keys pressed while loading were lost: screen %s\n%s", got, d.View())
 	}
-	if id, want := app(d).Player().Lesson().ID, pack.Lessons[1].ID; id != want {
+	if id, want := playerOf(d).Lesson().ID, pack.Lessons[1].ID; id != want {
 		t.Fatalf("down down enter opened %s, want %s (the second lesson)", id, want)
 	}
 	if len(app(d).pending) != 0 {
@@ -64,7 +64,7 @@ func TestKeysAfterOpeningALessonWhileLoading(t *testing.T) {
 	if rec := app(d).Progress().Lessons[id]; rec == nil || len(rec.Answers) != 1 {
 		t.Fatalf("the 2 typed after enter did not answer the lesson's first question: %+v\n%s", rec, d.View())
 	}
-	if r := app(d).Player().Race(); r.Hidden() || r.Speed() != "2x" {
+	if r := playerOf(d).Race(); r.Hidden() || r.Speed() != "2x" {
 		t.Fatalf("after the answer and +: race hidden %v, speed %s (want shown, 2x)\n%s", r.Hidden(), r.Speed(), d.View())
 	}
 }

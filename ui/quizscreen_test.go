@@ -34,7 +34,10 @@ func fixtureQuiz() (*quiz.Bank, *racecache.Races, error) {
 
 func fixtureToday() time.Time { return time.Date(2026, 1, 15, 9, 30, 0, 0, time.UTC) }
 
-func quizScreenOf(d *uitest.Driver) quizui.Model { return app(d).quiz }
+func quizScreenOf(d *uitest.Driver) quizui.Model {
+	q, _ := nav.As[quizui.Model](find(d, "quiz"))
+	return q
+}
 
 // openQuizFromHome walks to the home screen's Quiz entry and opens it.
 func openQuizFromHome(t *testing.T, d *uitest.Driver) {
@@ -130,7 +133,7 @@ func TestQuizThroughTheApp(t *testing.T) {
 		d.Press("enter")
 	}
 	mustContain(t, d.View(), "quiz · score · seed 7", "Score: 4 of 5 right (80%)", "Missed: 1 to review", "✗ 1. ")
-	got, notice := progress.Open(cfg.Store.Path()).Load()
+	got, notice := progress.Open(cfg.ProgressPath).Load()
 	if notice != "" {
 		t.Fatal(notice)
 	}
@@ -142,7 +145,7 @@ func TestQuizThroughTheApp(t *testing.T) {
 	// l opens the lesson the question points to.
 	want := items[0].Question.Lesson
 	d.Press("l")
-	if app(d).Screen() != "player" || app(d).Player().Lesson().ID != want {
+	if app(d).Screen() != "player" || playerOf(d).Lesson().ID != want {
 		t.Fatalf("l opened %s", app(d).Screen())
 	}
 	// esc from a lesson opened from the quiz goes back to the quiz, where
@@ -170,17 +173,11 @@ func TestRunOptionsPack(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "progress.json")
-	cfg := newConfig(Options{ProgressPath: path, Pack: pack})
-	cfg.NoColor, cfg.Ticker = true, uitest.Ticker
-	d := start(t, cfg, 100, 30)
+	d := start(t, Options{ProgressPath: path, Pack: pack, NoColor: true, Ticker: uitest.Ticker}, 100, 30)
 	mustContain(t, d.View(), "Start the course: Counting under concurrency", "1. Counting under concurrency")
 	mustNotContain(t, d.View(), "Versions, not locks")
 	d.Press("enter")
-	if l := app(d).Player().Lesson(); l.ID != "counting" {
+	if l := playerOf(d).Lesson(); l.ID != "counting" {
 		t.Fatalf("opened %s", l.ID)
-	}
-	// Without a pack, the app's default: the built-in course.
-	if cfg := newConfig(Options{ProgressPath: path}); cfg.LoadCourse != nil {
-		t.Fatal("without a pack, the config names a course loader of its own")
 	}
 }

@@ -15,10 +15,12 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
+	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/player"
+	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/sandbox"
 )
 
@@ -88,7 +90,9 @@ type Options struct {
 	// frame with the course took from Start.
 	Trace func(event string, d time.Duration)
 	// Started, when set, is called once the first screen has been drawn
-	// (Config.Started).
+	// (two frame intervals after the course loaded), before the first
+	// race is warmed: the process gives the garbage collector back then
+	// (package boot).
 	Started func()
 	// HandOver, when set, is called just before the program takes the
 	// terminal: the process drew a first frame before the program
@@ -104,6 +108,17 @@ type Options struct {
 	// change, the progress (see Activity). It is called on the program's
 	// loop: it must return at once.
 	Observe func(Activity)
+
+	// What the tests replace. LoadCourse loads the course instead of Pack
+	// (a course that fails to load); Ticker replaces tea.Tick for
+	// playback; Snippets replaces lessons/snippets as the code's source;
+	// LoadQuiz replaces LoadBuiltinQuiz; Today sets the quiz's default
+	// seed (the date; time.Now by default).
+	LoadCourse func() (*lessons.Pack, error)
+	Ticker     raceview.Ticker
+	Snippets   func(name string) (string, error)
+	LoadQuiz   func() (*quiz.Bank, *racecache.Races, error)
+	Today      func() time.Time
 }
 
 // SandboxEnv is the sandbox's environment (sandbox.Env), named here so
@@ -118,16 +133,6 @@ type Replays interface {
 	// Stop cancels the replays still running, waits for their cleanup and
 	// says what it did ("" when nothing ran).
 	Stop() string
-}
-
-// Activity is what Observe is told: the screen on show, the lesson and
-// step when it is a lesson, and the progress as Encode wrote it when it
-// has just changed (nil otherwise).
-type Activity struct {
-	Screen   string
-	Lesson   string
-	Step     int
-	Progress []byte
 }
 
 // Announce is a message from outside the program (a workshop's
@@ -147,13 +152,12 @@ func Run(o Options) error { return NewSession(o).Run() }
 // it ends (progress saved, the sandbox's race kept, replays stopped).
 type Session struct {
 	o    Options
-	cfg  Config
 	prog *tea.Program
 }
 
 // NewSession builds the program for o; Run runs it.
 func NewSession(o Options) *Session {
-	cfg := newConfig(o)
+	app := New(o)
 	opts := []tea.ProgramOption{}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))
@@ -171,7 +175,7 @@ func NewSession(o Options) *Session {
 		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
 	}
 	switch {
-	case cfg.NoColor:
+	case app.noColor:
 		// colorprofile honours NO_COLOR only when it parses as a boolean;
 		// no-color.org says any non-empty value counts.
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
@@ -185,7 +189,7 @@ func NewSession(o Options) *Session {
 	// does, the terminal given back and the progress saved (signals.go);
 	// a server's sessions leave the signals to the server.
 	opts = append(opts, tea.WithoutSignalHandler())
-	return &Session{o: o, cfg: cfg, prog: tea.NewProgram(New(cfg), opts...)}
+	return &Session{o: o, prog: tea.NewProgram(app, opts...)}
 }
 
 // Send gives the program a message (an Announce, a window size); it
@@ -219,8 +223,10 @@ func (s *Session) Run() error {
 	if serr := saveOnExit(final); serr != nil && o.Out != nil {
 		fmt.Fprintf(o.Out, "conflictlab: progress not saved: %s\r\n", termsafe.Escape(serr.Error()))
 	}
-	if derr := keepDraftOnExit(final); derr != nil && o.Out != nil {
-		fmt.Fprintf(o.Out, "conflictlab: the sandbox's race was not kept: %s\r\n", termsafe.Escape(derr.Error()))
+	for _, said := range leaveOnExit(final) {
+		if o.Out != nil {
+			fmt.Fprintf(o.Out, "conflictlab: %s\r\n", termsafe.Escape(said))
+		}
 	}
 	// Replays on a cluster end with the program, their cleanup done before
 	// it returns, whatever ended it; what they did is said on the terminal
@@ -236,28 +242,6 @@ func (s *Session) Run() error {
 		}
 	}
 	return err
-}
-
-// newConfig is the app's configuration for the options: the pack, the
-// progress store, colour, live replays, the startup trace.
-func newConfig(o Options) Config {
-	noColor := o.NoColor
-	if o.Environ != nil {
-		noColor = noColor || environ(o.Environ)("NO_COLOR") != ""
-	}
-	cfg := Config{Start: o.Start, NoColor: noColor, OpenSandbox: o.OpenSandbox, Sandbox: o.Sandbox, SandboxFile: o.SandboxFile, SandboxLevel: o.SandboxLevel,
-		QuizSeed: o.QuizSeed, SandboxEnv: o.SandboxEnv, Observe: o.Observe, StoreNotice: o.Notice, Trace: o.Trace, Started: o.Started}
-	if o.Pack != nil {
-		pack := o.Pack
-		cfg.LoadCourse = func() (*lessons.Pack, error) { return pack, nil }
-	}
-	if o.ProgressPath != "" {
-		cfg.Store = progress.Open(o.ProgressPath)
-	}
-	if o.Replays != nil {
-		cfg.Live = o.Replays.For
-	}
-	return cfg
 }
 
 // environ is Getenv over a KEY=VALUE list (the last one wins, as in a

@@ -10,7 +10,6 @@ import (
 
 	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/scenario"
-	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
@@ -32,7 +31,7 @@ func TestSandboxGoldenScreens(t *testing.T) {
 				uitest.CheckFrame(t, d.Model.View().Content, w, h)
 				uitest.Golden(t, fmt.Sprintf("sandbox-%s-%dx%d", name, w, h), d.View())
 			}
-			d.Send(nav.OpenSandbox{})
+			d.Send(app(d).sandboxPush())
 			shot("build")
 			// a's first change, retyped with a typo.
 			d.Press("down", "down", "down", "down", "down", "enter", "ctrl+u")
@@ -67,7 +66,7 @@ func TestSandboxGoldenScreens(t *testing.T) {
 func TestSandboxKeysAndRouting(t *testing.T) {
 	d := start(t, testConfig(t), 100, 30)
 	for i := 0; i < 10 && app(d).Screen() == "home"; i++ {
-		if md := app(d).Home(); md.Cursor() >= 0 {
+		if md := homeOf(d); md.Cursor() >= 0 {
 			d.Press("down")
 		}
 	}
@@ -87,7 +86,7 @@ func TestSandboxKeysAndRouting(t *testing.T) {
 	if app(d).Screen() != "home" {
 		t.Fatalf("esc at the sandbox's top went to %s", app(d).Screen())
 	}
-	d.Send(nav.OpenSandbox{})
+	d.Send(app(d).sandboxPush())
 	mustContain(t, d.View(), "Sandbox · race", "1 turns taken")
 	d.Press("q")
 	if !d.Quit {
@@ -102,7 +101,7 @@ func TestSandboxHelpShowsEveryKey(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {100, 30}, {120, 40}, {80, 40}, {200, 24}} {
 		w, h := size[0], size[1]
 		d := start(t, testConfig(t), w, h)
-		d.Send(nav.OpenSandbox{})
+		d.Send(app(d).sandboxPush())
 		d.Press("?")
 		if w == 80 && h == 24 {
 			uitest.Golden(t, "sandbox-help-80x24", d.View())
@@ -115,7 +114,7 @@ func TestSandboxHelpShowsEveryKey(t *testing.T) {
 		}
 		// Keys are padded to align within a group: compare words.
 		words := strings.Join(strings.Fields(seen), " ")
-		for _, g := range app(d).sandbox.HelpGroups() {
+		for _, g := range sandboxOf(d).HelpGroups() {
 			for _, b := range g.Keys {
 				if !strings.Contains(words, b.Help().Key+" "+b.Help().Desc) {
 					t.Fatalf("%dx%d: the key list lacks %q %q:\n%s", w, h, b.Help().Key, b.Help().Desc, d.View())
@@ -131,18 +130,18 @@ func TestSandboxHelpShowsEveryKey(t *testing.T) {
 // ends, and the next run's sandbox opens on it with a note.
 func TestSandboxDraftKeptAcrossRuns(t *testing.T) {
 	cfg := testConfig(t)
-	draftFile := filepath.Join(filepath.Dir(cfg.Store.Path()), "sandbox-draft.yaml")
+	draftFile := filepath.Join(filepath.Dir(cfg.ProgressPath), "sandbox-draft.yaml")
 	d := start(t, cfg, 100, 30)
 	d.Press("q")
-	if err := keepDraftOnExit(d.Model); err != nil {
-		t.Fatal(err)
+	if said := leaveOnExit(d.Model); len(said) > 0 {
+		t.Fatal(said)
 	}
 	if _, err := os.Stat(draftFile); err == nil {
 		t.Fatal("a run that never opened the sandbox wrote a draft")
 	}
 
 	d = start(t, cfg, 100, 30)
-	d.Send(nav.OpenSandbox{})
+	d.Send(app(d).sandboxPush())
 	d.Press("tab", "a", "b", "esc")
 	if app(d).Screen() != "home" {
 		t.Fatalf("esc went to %s", app(d).Screen())
@@ -150,20 +149,20 @@ func TestSandboxDraftKeptAcrossRuns(t *testing.T) {
 	if _, err := os.Stat(draftFile); err != nil {
 		t.Fatalf("leaving the sandbox kept no draft: %v", err)
 	}
-	d.Send(nav.OpenSandbox{})
+	d.Send(app(d).sandboxPush())
 	d.Press("a")
 	d.Press("q")
 	if !d.Quit {
 		t.Fatal("q in the sandbox asked instead of quitting (the draft is kept anyway)")
 	}
-	if err := keepDraftOnExit(d.Model); err != nil {
-		t.Fatal(err)
+	if said := leaveOnExit(d.Model); len(said) > 0 {
+		t.Fatal(said)
 	}
 
 	next := start(t, cfg, 100, 30)
-	next.Send(nav.OpenSandbox{})
+	next.Send(app(next).sandboxPush())
 	mustContain(t, next.View(), "restored the race you were building")
-	if got := strings.Join(scenario.Tokens(app(next).sandbox.Taken()), " "); got != "a b a" {
+	if got := strings.Join(scenario.Tokens(sandboxOf(next).Taken()), " "); got != "a b a" {
 		t.Fatalf("restored schedule %q, want a b a", got)
 	}
 

@@ -22,12 +22,12 @@ import (
 func TestAnnounceOpensTheLesson(t *testing.T) {
 	d := start(t, testConfig(t), 100, 30)
 	d.Send(Announce{Lesson: "lost-update", Text: "the instructor moved the room"})
-	if got := app(d).Screen(); got != "player" || app(d).Player().Lesson().ID != "lost-update" {
+	if got := app(d).Screen(); got != "player" || playerOf(d).Lesson().ID != "lost-update" {
 		t.Fatalf("after the announcement: screen %s", got)
 	}
 	mustContain(t, d.View(), "the instructor moved the room")
 	d.Send(Announce{Lesson: "no-such-lesson", Text: "nowhere"})
-	if app(d).Player().Lesson().ID != "lost-update" {
+	if playerOf(d).Lesson().ID != "lost-update" {
 		t.Fatal("an unknown lesson moved the learner")
 	}
 	d.Send(Announce{Quiz: true})
@@ -52,11 +52,7 @@ func TestObserveTellsPlaceAndProgress(t *testing.T) {
 			places = append(places, a.Screen+":"+a.Lesson)
 			continue
 		}
-		p, err := progress.Decode(a.Progress)
-		if err != nil {
-			t.Fatal(err)
-		}
-		answered = p
+		answered = a.Progress
 	}
 	if strings.Join(places, " ") != "loading: home: player:versions" {
 		t.Fatalf("places told: %v", places)
@@ -91,8 +87,8 @@ func TestSessionsShareNothing(t *testing.T) {
 		r.s = NewSession(Options{In: r.in, Out: r.out, Environ: []string{"TERM=xterm", "NO_COLOR=1"},
 			Width: 100, Height: 30, Pack: pack, ProgressPath: r.path, QuizSeed: seed, SandboxEnv: env,
 			NoSignals: true, Context: context.Background()})
-		if r.s.cfg.SandboxEnv.Explore.MaxSchedules != 10*(i+1) || r.s.cfg.QuizSeed != seed || r.s.cfg.Live != nil {
-			t.Fatalf("session %d's config: %+v", i, r.s.cfg)
+		if r.s.o.SandboxEnv.Explore.MaxSchedules != 10*(i+1) || r.s.o.QuizSeed != seed || r.s.o.Replays != nil {
+			t.Fatalf("session %d's options: %+v", i, r.s.o)
 		}
 		runs = append(runs, r)
 	}

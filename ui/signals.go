@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -10,7 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui/chrome"
 )
 
@@ -104,22 +102,4 @@ func (e *signalEnd) signal() os.Signal {
 func (e *signalEnd) release() {
 	signal.Stop(e.ch)
 	close(e.done)
-}
-
-// saveOnExit writes the final model's progress once the program has
-// ended, however it ended: a save still running as a command when the
-// program quits would die with the process.
-func saveOnExit(final tea.Model) error {
-	m, ok := final.(Model)
-	if !ok || m.cfg.Store == nil || m.prog == nil {
-		return nil
-	}
-	data, err := progress.Encode(m.prog)
-	if err != nil {
-		return err
-	}
-	if err := m.cfg.Store.WriteSnapshot(m.saveSeq+1, data); err != nil && !errors.Is(err, progress.ErrReadOnly) {
-		return err
-	}
-	return nil
 }

@@ -13,13 +13,13 @@ func TestSaveOnExitWritesWhatNoCommandSaved(t *testing.T) {
 	cfg := testConfig(t)
 	d := start(t, cfg, 100, 30)
 	app(d).Progress().Lesson("lost-update").Record(0, true) // no save command ran
-	if got, _ := progress.Open(cfg.Store.Path()).Load(); got.Lessons["lost-update"] != nil {
+	if got, _ := progress.Open(cfg.ProgressPath).Load(); got.Lessons["lost-update"] != nil {
 		t.Fatal("the answer is on disk before the exit save: the test proves nothing")
 	}
 	if err := saveOnExit(d.Model); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := progress.Open(cfg.Store.Path()).Load()
+	got, _ := progress.Open(cfg.ProgressPath).Load()
 	if l := got.Lessons["lost-update"]; l == nil || l.Answers[0].Attempts != 1 {
 		t.Fatalf("the last answer was not saved on exit: %+v", l)
 	}

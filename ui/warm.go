@@ -4,6 +4,9 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/ui/home"
 )
 
 // warmDelay is how long after the course has loaded the first race starts
@@ -18,15 +21,15 @@ const warmDelay = 2 * time.Second / 60
 type warmNow struct{ race bool }
 
 // afterFirstFrame waits until the screen the program opened on has been
-// drawn, then tells the process (Config.Started) and, when race is set
+// drawn, then tells the process (Options.Started) and, when race is set
 // (the home screen), warms the first race.
 func (m Model) afterFirstFrame(race bool) tea.Cmd {
-	if m.cfg.Started == nil && (!race || m.warm() == nil) {
+	if m.o.Started == nil && (!race || m.warm() == nil) {
 		return nil
 	}
 	tick := tea.Tick
-	if m.cfg.Ticker != nil {
-		tick = m.cfg.Ticker
+	if m.o.Ticker != nil {
+		tick = m.o.Ticker
 	}
 	return tick(warmDelay, func(time.Time) tea.Msg { return warmNow{race: race} })
 }
@@ -35,14 +38,51 @@ func (m Model) afterFirstFrame(race bool) tea.Cmd {
 // heavy allocation comes after the collector is back), in one command:
 // telling the process is not the model's business.
 func (m Model) started(then tea.Cmd) tea.Cmd {
-	if m.cfg.Started == nil {
+	if m.o.Started == nil {
 		return then
 	}
 	return func() tea.Msg {
-		m.cfg.Started()
+		m.o.Started()
 		if then == nil {
 			return nil
 		}
 		return then()
 	}
+}
+
+// warmed is the first race computed ahead of need (its result is cached).
+type warmed struct{}
+
+// warm computes the race the learner will most likely open first, in a
+// command, so that the API server's schema is built while they read the
+// home screen rather than when they press enter.
+func (m Model) warm() tea.Cmd {
+	spec, ok := m.firstRace()
+	if !ok {
+		return nil
+	}
+	races := m.races
+	return func() tea.Msg {
+		races.Race(spec) //nolint:errcheck // the player reports errors when it asks again
+		return warmed{}
+	}
+}
+
+// firstRace is the race the learner will most likely see first: the next
+// one in the lesson the home screen offers to continue.
+func (m Model) firstRace() (lessons.RaceSpec, bool) {
+	if m.pack == nil {
+		return lessons.RaceSpec{}, false
+	}
+	id, step, ok := home.Continue(m.pack.Lessons, m.prog)
+	if !ok {
+		return lessons.RaceSpec{}, false
+	}
+	l := m.pack.Lesson(id)
+	for i := step; i < len(l.Steps); i++ {
+		if s := l.Steps[i]; s.Race != nil {
+			return s.Spec(nil), true
+		}
+	}
+	return lessons.RaceSpec{}, false
 }

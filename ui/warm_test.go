@@ -13,17 +13,17 @@ import (
 )
 
 // TestStartedOnceAfterTheFirstScreen: the process is told its first frame
-// is out (Config.Started, which gives the garbage collector back) once,
+// is out (Options.Started, which gives the garbage collector back) once,
 // after the screen it opened on, on every way the program can open, and
 // before the first race is warmed.
 func TestStartedOnceAfterTheFirstScreen(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		cfg  func(*Config)
+		cfg  func(*Options)
 	}{
-		{"home screen", func(*Config) {}},
-		{"sandbox", func(c *Config) { c.OpenSandbox = true }},
-		{"course that does not load", func(c *Config) {
+		{"home screen", func(*Options) {}},
+		{"sandbox", func(c *Options) { c.OpenSandbox = true }},
+		{"course that does not load", func(c *Options) {
 			c.LoadCourse = func() (*lessons.Pack, error) { return nil, errors.New("broken") }
 		}},
 	} {
@@ -65,7 +65,7 @@ func TestStartedBeforeTheWarmUp(t *testing.T) {
 		t.Fatal("the fixture course has no race to warm")
 	}
 	warmAtStart, called := true, false
-	m.cfg.Started = func() {
+	m.o.Started = func() {
 		called = true
 		_, warmAtStart = m.races.Cached(spec)
 	}

@@ -36,7 +36,7 @@ func DefaultKeys() KeyMap {
 // Mode is a selectable entry under "Other modes", after the lessons.
 type Mode struct {
 	Label string
-	// Open is the message enter sends.
+	// Open is the message enter sends (a nav.Push of the mode's screen).
 	Open tea.Msg
 	// About says what the mode is, under the list while it is selected.
 	About string
@@ -44,47 +44,39 @@ type Mode struct {
 	Note func(*progress.Progress) string
 }
 
-// Modes are the other modes that can be opened.
-var Modes = []Mode{
-	{Label: "Quiz — test what you have learnt", Open: nav.OpenQuiz{}, Note: quizNote,
-		About: "Questions on the course: choices, races, bugs, write methods. Pick a topic, a length and a seed; the best per topic is kept."},
-	{Label: "Sandbox — build a race of your own", Open: nav.OpenSandbox{}, Note: sandboxNote,
-		About: "Build a race of two to four controllers, step the scheduler, explore every interleaving, and take the break-it and fix-it challenges."},
-}
-
-func sandboxNote(p *progress.Progress) string {
-	if n := len(p.Challenges); n > 0 {
-		return fmt.Sprintf("%d challenges solved", n)
-	}
-	return "challenges: none solved yet"
-}
-
-func quizNote(p *progress.Progress) string {
-	if b, ok := p.QuizBestOf(""); ok {
-		return fmt.Sprintf("best %d/%d on all topics", b.Right, b.Total)
-	}
-	if len(p.Quiz) > 0 {
-		return "best scores kept per topic"
-	}
-	return "not taken yet"
-}
-
 // Model is the home screen.
 type Model struct {
 	lessons []*lessons.Lesson
-	prog    *progress.Progress
-	notice  string
-	cursor  int // 0 is "continue" when there is one; then the lessons
-	w, h    int
-	st      *styles.Styles
-	Keys    KeyMap
+	modes   []Mode
+	// prog is the learner's progress, read here and never written (the
+	// root applies what changes).
+	prog   *progress.Progress
+	notice string
+	cursor int // 0 is "continue" when there is one; then the lessons
+	w, h   int
+	st     *styles.Styles
+	Keys   KeyMap
 }
 
-// New builds the home screen. notice is shown until the learner opens a
-// lesson (a problem with the progress file, say).
-func New(ls []*lessons.Lesson, prog *progress.Progress, notice string, st *styles.Styles) Model {
-	return Model{lessons: ls, prog: prog, notice: notice, st: st, Keys: DefaultKeys()}
+// New builds the home screen: the lessons, then the other modes. notice
+// is shown until the learner opens something (a problem with the
+// progress file, say).
+func New(ls []*lessons.Lesson, modes []Mode, prog *progress.Progress, notice string, st *styles.Styles) Model {
+	return Model{lessons: ls, modes: modes, prog: prog, notice: notice, st: st, Keys: DefaultKeys()}
 }
+
+// Title is the header's text.
+func (m Model) Title() string { return "lessons" }
+
+// TakesKey: the home screen takes none of the root's keys (esc does
+// nothing here: it is the bottom of the stack).
+func (m Model) TakesKey(tea.KeyPressMsg) bool { return false }
+
+// Where is no lesson.
+func (m Model) Where() nav.Place { return nav.Place{} }
+
+// Leave keeps nothing.
+func (m Model) Leave() tea.Cmd { return nil }
 
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st *styles.Styles) { m.st = st }
@@ -101,18 +93,21 @@ func (m Model) Cursor() int { return m.cursor }
 // ContinueTarget is where "continue" goes: the lesson last opened if it
 // is not done, else the first lesson not done. ok is false when every
 // lesson is done.
-func (m Model) ContinueTarget() (id string, step int, ok bool) {
-	if l := m.find(m.prog.Last); l != nil && m.prog.StateOf(l.ID) != progress.Done {
+func (m Model) ContinueTarget() (id string, step int, ok bool) { return Continue(m.lessons, m.prog) }
+
+// Continue is where "continue" goes in ls for prog (see ContinueTarget).
+func Continue(ls []*lessons.Lesson, prog *progress.Progress) (id string, step int, ok bool) {
+	if l := find(ls, prog.Last); l != nil && prog.StateOf(l.ID) != progress.Done {
 		step := 0
-		if r, ok := m.prog.Lessons[l.ID]; ok {
+		if r, ok := prog.Lessons[l.ID]; ok {
 			step = min(r.Step, len(l.Steps)-1)
 		}
 		return l.ID, step, true
 	}
-	for _, l := range m.lessons {
-		if m.prog.StateOf(l.ID) != progress.Done {
+	for _, l := range ls {
+		if prog.StateOf(l.ID) != progress.Done {
 			step := 0
-			if r, ok := m.prog.Lessons[l.ID]; ok {
+			if r, ok := prog.Lessons[l.ID]; ok {
 				step = min(r.Step, len(l.Steps)-1)
 			}
 			return l.ID, step, true
@@ -121,8 +116,10 @@ func (m Model) ContinueTarget() (id string, step int, ok bool) {
 	return "", 0, false
 }
 
-func (m Model) find(id string) *lessons.Lesson {
-	for _, l := range m.lessons {
+func (m Model) find(id string) *lessons.Lesson { return find(m.lessons, id) }
+
+func find(ls []*lessons.Lesson, id string) *lessons.Lesson {
+	for _, l := range ls {
 		if l.ID == id {
 			return l
 		}
@@ -136,7 +133,7 @@ func (m Model) hasContinue() bool {
 }
 
 func (m Model) entries() int {
-	n := len(m.lessons) + len(Modes)
+	n := len(m.lessons) + len(m.modes)
 	if m.hasContinue() {
 		n++
 	}
@@ -161,10 +158,10 @@ func (m Model) selectedMode() *Mode {
 	if m.hasContinue() {
 		i--
 	}
-	if i < 0 || i >= len(Modes) {
+	if i < 0 || i >= len(m.modes) {
 		return nil
 	}
-	return &Modes[i]
+	return &m.modes[i]
 }
 
 // Update moves the cursor and opens lessons.
@@ -183,8 +180,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.cursor++
 		}
 	case key.Matches(kp, m.Keys.Continue):
+		m.notice = ""
 		return m, m.openContinue()
 	case key.Matches(kp, m.Keys.Open):
+		m.notice = ""
 		if mode := m.selectedMode(); mode != nil {
 			open := mode.Open
 			return m, func() tea.Msg { return open }
@@ -288,7 +287,7 @@ func (m Model) View() string {
 	for i, l := range m.lessons {
 		titleW = max(titleW, len([]rune(fmt.Sprintf("%*d. %s", numW, i+1, l.Title))))
 	}
-	for _, md := range Modes {
+	for _, md := range m.modes {
 		titleW = max(titleW, len([]rune(md.Label))+2)
 	}
 	titleW = min(titleW+3, w*3/5)
@@ -300,7 +299,7 @@ func (m Model) View() string {
 	listEnd := len(lines)
 	gap()
 	lines = append(lines, st.Heading.Render("Other modes"))
-	for _, md := range Modes {
+	for _, md := range m.modes {
 		note := ""
 		if md.Note != nil {
 			note = st.Faint.Render(md.Note(m.prog))

@@ -16,13 +16,30 @@ import (
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
+// openQuiz is what the test's quiz mode sends.
+type openQuiz struct{}
+
+// Modes are the root's two other modes, as far as the home screen sees
+// them: a label, what each is about, a note from the progress, and the
+// message that opens it.
+var Modes = []Mode{
+	{Label: "Quiz — test what you have learnt", Open: openQuiz{}, About: "Questions on the course. Pick a topic; the best per topic is kept.",
+		Note: func(p *progress.Progress) string {
+			if b, ok := p.QuizBestOf(""); ok {
+				return fmt.Sprintf("best %d/%d on all topics", b.Right, b.Total)
+			}
+			return "not taken yet"
+		}},
+	{Label: "Sandbox — build a race of your own", Open: struct{}{}, About: "Build a race of two to four controllers and take the challenges."},
+}
+
 func fixture(t *testing.T, prog *progress.Progress, notice string) Model {
 	t.Helper()
 	p, err := lessons.Load(os.DirFS("../testdata/course"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(p.Lessons, prog, notice, styles.New(true, true))
+	m := New(p.Lessons, Modes, prog, notice, styles.New(true, true))
 	m.SetSize(100, 30)
 	return m
 }
@@ -167,7 +184,7 @@ func TestLongCourseKeepsTheCursorInView(t *testing.T) {
 		l.Title = "Lesson number " + strings.Repeat("I", i%5+1) + " " + string(rune('A'+i))
 		many = append(many, &l)
 	}
-	m := New(many, progress.New(), "", styles.New(true, true))
+	m := New(many, Modes, progress.New(), "", styles.New(true, true))
 	m.SetSize(80, 22)
 	for i := 0; i < 30; i++ {
 		v := ansi.Strip(m.View())
@@ -196,7 +213,7 @@ func TestQuizEntryOpensTheQuiz(t *testing.T) {
 	}
 	quiz := -1
 	for i, md := range Modes {
-		if _, ok := md.Open.(nav.OpenQuiz); ok {
+		if _, ok := md.Open.(openQuiz); ok {
 			quiz = i
 		}
 	}
@@ -210,7 +227,7 @@ func TestQuizEntryOpensTheQuiz(t *testing.T) {
 	if !strings.Contains(v, "› • Quiz") || !strings.Contains(v, "─ Quiz ─") || !strings.Contains(v, "per topic is kept") {
 		t.Fatalf("the quiz entry is not selected, or says nothing:\n%s", v)
 	}
-	if _, msg := press(m, "enter"); msg != (nav.OpenQuiz{}) {
+	if _, msg := press(m, "enter"); msg != (openQuiz{}) {
 		t.Fatalf("enter on the quiz: %#v", msg)
 	}
 	prog.RecordQuiz("", 7, 10)
@@ -245,7 +262,7 @@ func TestEveryEntryKeepsTheTitleAt80x24(t *testing.T) {
 		prog.Lesson(l.ID).Done = true
 	}
 	prog.Lesson(long.ID).Step = len(long.Steps) - 1
-	m := New(p.Lessons, prog, "", styles.New(true, true))
+	m := New(p.Lessons, Modes, prog, "", styles.New(true, true))
 	m.SetSize(80, 22) // the window less the header and the key bar
 	cont := fmt.Sprintf("step %d of %d", len(long.Steps), len(long.Steps))
 	for i := 0; i < len(p.Lessons)+len(Modes)+1; i++ {
@@ -309,7 +326,7 @@ func TestScoresFitAt80x24(t *testing.T) {
 			want = append(want, fmt.Sprintf("%d. %s", i+1, l.Title), fmt.Sprintf("· 0/%d answered", len(qs)))
 		}
 	}
-	m := New(course.Lessons, prog, "", styles.New(true, true))
+	m := New(course.Lessons, Modes, prog, "", styles.New(true, true))
 	m.SetSize(80, 22)
 	// The course is longer than the window: walk the cursor down the list
 	// and read each lesson's line where it scrolled into view.
@@ -344,7 +361,7 @@ func TestLessonListScrollsWithTheCursor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(course.Lessons, progress.New(), "", styles.New(true, true))
+	m := New(course.Lessons, Modes, progress.New(), "", styles.New(true, true))
 	m.SetSize(80, 22)
 	n := len(course.Lessons)
 	for i := 0; i <= n; i++ { // the continue line, then each lesson

@@ -24,7 +24,6 @@ import (
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
-	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/preview"
 	"github.com/conflictlab/conflictlab/ui/raceview"
@@ -573,7 +572,7 @@ func (m Model) backKey() key.Binding {
 // FullHelp lists the component's keys as they stand: the keys that
 // schedule (with the controllers' initials), or those of the settings,
 // each key once. The screen's list puts them first, so a key here
-// outranks the same key of the race view's (OneMeaning).
+// outranks the same key of the race view's (keyhelp.OneMeaning).
 func (m Model) FullHelp() []key.Binding {
 	k := m.Keys
 	if m.IsBreak() {
@@ -612,57 +611,6 @@ func (m Model) FullHelp() []key.Binding {
 	w := k.Watch
 	w.SetHelp(w.Help().Key, "watch/pause example")
 	return append(out, w)
-}
-
-// OneMeaning is a screen's key groups with every key kept by the first
-// binding that has it: a later binding loses the keys taken before it
-// (its help then names only the keys it keeps), and is left out when it
-// has none left. A play step's keys come first on its screen, so the
-// race view's "r restart race" or "space play/pause" does not sit on the
-// list beside the play step's own r and space.
-func OneMeaning(groups []keyhelp.Group) []keyhelp.Group {
-	taken := map[string]bool{}
-	out := make([]keyhelp.Group, 0, len(groups))
-	for _, g := range groups {
-		ng := keyhelp.Group{Title: g.Title}
-		for _, b := range g.Keys {
-			if !b.Enabled() || b.Help().Key == "" {
-				continue
-			}
-			var keep []string
-			for _, k := range b.Keys() {
-				if !taken[k] {
-					keep = append(keep, k)
-				}
-			}
-			if len(keep) == 0 {
-				continue
-			}
-			if len(keep) < len(b.Keys()) {
-				b = key.NewBinding(key.WithKeys(keep...), key.WithHelp(keyNames(keep), b.Help().Desc))
-			}
-			for _, k := range keep {
-				taken[k] = true
-			}
-			ng.Keys = append(ng.Keys, b)
-		}
-		out = append(out, ng)
-	}
-	return out
-}
-
-// keyNames is how the help writes keys: "→/.".
-func keyNames(keys []string) string {
-	names := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→", "backspace": "⌫",
-		"shift+up": "shift+↑", "shift+down": "shift+↓"}
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		if n, ok := names[k]; ok {
-			k = n
-		}
-		out[i] = k
-	}
-	return strings.Join(out, "/")
 }
 
 // View draws the component into exactly its size: the goal, the count

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
@@ -14,20 +13,24 @@ import (
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
-	"github.com/conflictlab/conflictlab/ui/play"
 	"github.com/conflictlab/conflictlab/ui/player"
-	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
 // screen is the lesson player as the root holds it, for a driver.
-type screen struct{ m player.Model }
+type screen struct {
+	m    player.Model
+	prog *progress.Progress
+}
 
 func (s screen) Init() tea.Cmd { return nil }
 func (s screen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if c, ok := msg.(progress.Change); ok {
+		s.prog.Apply(c) // as the app does, then the player hears it
+	}
 	m, cmd := s.m.Update(msg)
-	return screen{m}, cmd
+	return screen{m, s.prog}, cmd
 }
 func (s screen) View() tea.View { return tea.NewView(s.m.View()) }
 
@@ -137,34 +140,6 @@ func tokenKey(t *testing.T, sc *scenario.Scenario, tok string) string {
 	return fmt.Sprint(i + 1)
 }
 
-// OneMeaning keeps a key with its first binding: a later one loses it,
-// names only the keys it keeps, and goes when it keeps none.
-func TestOneMeaning(t *testing.T) {
-	k := play.DefaultKeys()
-	race := raceview.DefaultKeys()
-	off := key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "off"))
-	off.SetEnabled(false)
-	change := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←→", "change it"))
-	groups := play.OneMeaning([]keyhelp.Group{
-		{Title: "Play", Keys: []key.Binding{change, k.Restart, k.Watch, off}},
-		{Title: "Race", Keys: race.Bindings()},
-	})
-	list := func(g keyhelp.Group) string {
-		var out []string
-		for _, b := range g.Keys {
-			out = append(out, b.Help().Key+" "+b.Help().Desc+" "+strings.Join(b.Keys(), ","))
-		}
-		return strings.Join(out, " | ")
-	}
-	if got, want := list(groups[0]), "←→ change it left,right | r restart r | space watch example space"; got != want {
-		t.Errorf("Play:\n got %s\nwant %s", got, want)
-	}
-	want := ". step . | , step back , | +/- speed +,= | o object/timeline o | K/J scroll pane K,shift+up | i inspect row i"
-	if got := list(groups[1]); got != want {
-		t.Errorf("Race:\n got %s\nwant %s", got, want)
-	}
-}
-
 // The player's line about a solved play step counts in number: lesson
 // 15's fix has par 1, and one change solves it ("Best: 1 change").
 func TestSolvedLineCountsInNumber(t *testing.T) {
@@ -198,10 +173,11 @@ func openStep(t *testing.T, races *racecache.Races, l, next *lessons.Lesson, i, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, cmd := player.New(l, next, progress.New(), races, styles.New(true, true), i)
+	prog := progress.New()
+	m, cmd := player.New(l, next, prog, races, styles.New(true, true), i)
 	m.SetTicker(uitest.Ticker)
 	m.SetSize(w, h)
-	d := &uitest.Driver{T: t, Model: screen{m}}
+	d := &uitest.Driver{T: t, Model: screen{m, prog}}
 	d.Run(cmd)
 	return d, sc
 }

@@ -14,7 +14,9 @@ type KeyMap struct {
 	Decide key.Binding
 	// Live replays the race on the learner's cluster; Confirm says yes to it.
 	Live, Confirm key.Binding
-	Race          raceview.KeyMap
+	// Back is esc as the root has it: back to where the lesson was opened.
+	Back key.Binding
+	Race raceview.KeyMap
 	// Text scrolls the text pane.
 	Text textpane.KeyMap
 }
@@ -35,6 +37,7 @@ func DefaultKeys() KeyMap {
 		Decide:   key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "deciding row")),
 		Live:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "replay on your cluster")),
 		Confirm:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "yes")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Race:     raceview.DefaultKeys(),
 		Text:     textpane.DefaultKeys(),
 	}

@@ -9,6 +9,7 @@ package player
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -63,9 +64,10 @@ type raceReady struct{ stage.Ready }
 type Model struct {
 	lesson *lessons.Lesson
 	next   *lessons.Lesson
-	prog   *progress.Progress
-	rec    *progress.Lesson
-	races  Races
+	// prog is the learner's progress, read here and never written: what
+	// the learner does is sent as a progress.Change for the root to apply.
+	prog  *progress.Progress
+	races Races
 
 	step   int // len(Steps) is the summary
 	cursor int
@@ -121,14 +123,14 @@ type Model struct {
 }
 
 // New opens a lesson at a step. next is the lesson after it (nil at the
-// end of the course); prog is the shared progress, updated in place.
+// end of the course); prog is the learner's progress, which the player
+// reads.
 func New(l, next *lessons.Lesson, prog *progress.Progress, races Races, st *styles.Styles, step int) (Model, tea.Cmd) {
-	m := Model{lesson: l, next: next, prog: prog, rec: prog.Lesson(l.ID), races: races,
+	m := Model{lesson: l, next: next, prog: prog, races: races,
 		tallies: &tallies{jobs: map[string]*tallyJob{}},
 		race:    raceview.New(st), codeP: codepane.New(st), text: textpane.New(st), st: st, Keys: DefaultKeys()}
 	m.text.Keys = m.Keys.Text
 	m.snippet = m.codeP.Source
-	prog.Last = l.ID
 	step = max(0, min(step, len(l.Steps)))
 	cmd := m.enter(step)
 	m.relayout()
@@ -140,6 +142,17 @@ func (m Model) Lesson() *lessons.Lesson { return m.lesson }
 
 // Step is the step index (len(Steps) for the summary).
 func (m Model) Step() int { return m.step }
+
+// Where is the lesson and the step on show.
+func (m Model) Where() nav.Place { return nav.Place{Lesson: m.lesson.ID, Step: m.step} }
+
+// Leave keeps nothing between runs: what the learner did is in the
+// progress already.
+func (m Model) Leave() tea.Cmd { return nil }
+
+// rec is the lesson's record in the progress (an empty one before the
+// learner's first visit is applied).
+func (m Model) rec() *progress.Lesson { return m.prog.Peek(m.lesson.ID) }
 
 // Race exposes the race view (for tests and the root's ticks).
 func (m Model) Race() raceview.Model { return m.race }
@@ -205,26 +218,22 @@ func (m *Model) enter(i int) tea.Cmd {
 	}
 	m.playOn, m.playErr = false, nil
 	m.playGen++
-	changed := func() tea.Msg { return nav.ProgressChanged{} }
 	s := m.cur()
 	if s == nil {
 		// Reaching the summary completes the lesson only when every
 		// question has its answer; otherwise "continue" goes back to the
 		// first one skipped.
-		m.rec.Step = 0
-		if t := m.tally(); t.Complete() {
-			m.rec.Done = true
-		} else {
-			m.rec.Step = m.firstUnanswered()
+		visit := progress.Visit{Lesson: m.lesson.ID, Done: m.tally().Complete()}
+		if !visit.Done {
+			visit.Step = m.firstUnanswered()
 		}
 		m.syncTally() // cancels a count still running: there is none to show
 		m.syncCode()
-		return changed
+		return nav.Send(visit)
 	}
-	m.rec.Step = i
 	var cmds []tea.Cmd
-	cmds = append(cmds, changed)
-	if a, ok := m.rec.Answers[i]; ok && s.Kind != lessons.Read {
+	cmds = append(cmds, nav.Send(progress.Visit{Lesson: m.lesson.ID, Step: i}))
+	if a, ok := m.rec().Answers[i]; ok && s.Kind != lessons.Read {
 		// Coming back to a step already answered: show it answered, with
 		// the first answer (or, when the file does not say which it was,
 		// the right one) and its feedback in view.
@@ -296,7 +305,7 @@ func (m *Model) playArrived(msg playReady) {
 	k := m.Keys
 	m.play.Reserved = append([]key.Binding{k.Up, k.Down, k.Answer, k.Next, k.Prev, k.Hint, k.Solution, k.Code, k.Zoom,
 		k.Decide, k.Live, k.Confirm}, k.Text.Bindings()...)
-	if a, ok := m.rec.Answers[m.step]; ok {
+	if a, ok := m.rec().Answers[m.step]; ok {
 		m.play.SetBest(a.Best)
 	}
 	if m.sol {
@@ -310,11 +319,10 @@ func (m *Model) solved(msg play.Solved) tea.Cmd {
 	if s == nil || s.Kind != lessons.Play || msg.ID != m.step || !m.playOn {
 		return nil
 	}
-	m.rec.RecordPlay(m.step, msg.Moves, msg.Par)
 	m.answered = true
 	m.reveal = revealAnswer
 	m.syncCode()
-	return func() tea.Msg { return nav.ProgressChanged{} }
+	return nav.Send(progress.Played{Lesson: m.lesson.ID, Step: m.step, Moves: msg.Moves, Par: msg.Par})
 }
 
 // canShowSolution reports whether a play step's solution may be shown:
@@ -462,6 +470,11 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		cmd := m.solved(msg)
 		m.relayout()
 		return m, cmd
+	case progress.Change:
+		// Applied by the root: the text shows the record (a play step's
+		// best, the summary's score).
+		m.relayout()
+		return m, nil
 	case tea.MouseWheelMsg:
 		if m.cur() != nil && !m.zoomed() {
 			m.text, _ = m.text.Update(msg)
@@ -508,6 +521,10 @@ func (m Model) inspecting() bool {
 
 func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	k := m.Keys
+	if m.live == nil && key.Matches(msg, k.Live) {
+		// A key that is silently ignored looks like a broken one.
+		return m, nav.Say("L is off: no kubeconfig found (set KUBECONFIG or create ~/.kube/config)")
+	}
 	s := m.cur()
 	if s == nil {
 		return m.summaryKey(msg)
@@ -631,19 +648,13 @@ func (m *Model) answer(i int) tea.Cmd {
 	m.picked = i
 	m.reveal = revealAnswer
 	var cmds []tea.Cmd
-	changed := func() tea.Msg { return nav.ProgressChanged{} }
-	switch a, seen := m.rec.Answers[m.step]; {
-	case !seen:
-		// The first answer is the scored one, right or wrong.
-		m.rec.RecordFirst(m.step, opt.ID, opt.Correct)
-		m.answered, m.first = true, i
-		cmds = append(cmds, changed)
-	case !a.Correct:
-		// Tries after it count until one is right; the score stays.
-		m.rec.Record(m.step, opt.Correct)
-		m.answered = true
-		cmds = append(cmds, changed)
+	// The first answer is the scored one, right or wrong; tries after it
+	// count until one is right, and the score stays (progress.Answered).
+	cmds = append(cmds, nav.Send(progress.Answered{Lesson: m.lesson.ID, Step: m.step, Option: opt.ID, Correct: opt.Correct}))
+	if !m.answered {
+		m.first = i
 	}
+	m.answered = true
 	switch s.Kind {
 	case lessons.Choose:
 		cmds = append(cmds, m.show(s, opt, false, true))
@@ -659,8 +670,19 @@ func (m *Model) answer(i int) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// ShortHelp is the key bar.
+// ShortHelp is the key bar: the step's keys, then esc (back to where the
+// lesson was opened from) unless the step's esc means something else.
 func (m Model) ShortHelp() []key.Binding {
+	out := m.shortHelp()
+	for _, b := range out {
+		if b.Enabled() && slices.Contains(b.Keys(), "esc") {
+			return out
+		}
+	}
+	return append(out, m.Keys.Back)
+}
+
+func (m Model) shortHelp() []key.Binding {
 	k := m.Keys
 	s := m.cur()
 	if s == nil {
@@ -769,12 +791,12 @@ func (m Model) HelpGroups() []keyhelp.Group {
 		// The inspect panel takes ↑/↓ and esc while it is open: they are
 		// listed as its, once.
 		panel := keyhelp.Group{Title: "Inspect panel", Keys: []key.Binding{withHelp(k.Race.Up, "↑/k", "scroll details"), withHelp(k.Race.Down, "↓/j", "scroll details down"), k.Race.Close, withHelp(k.Race.Inspect, "i", "close details")}}
-		return play.OneMeaning(append([]keyhelp.Group{panel}, groups...))
+		return keyhelp.OneMeaning(append([]keyhelp.Group{panel}, groups...))
 	}
 	if s.Kind == lessons.Play && m.playOn {
 		// The play step takes its keys first: the race's r, space, ←→
 		// are its own there.
-		return play.OneMeaning(groups)
+		return keyhelp.OneMeaning(groups)
 	}
 	return groups
 }

@@ -17,11 +17,15 @@ import (
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
-// wrap makes the player a tea.Model for the driver.
+// wrap makes the player a tea.Model for the driver; it applies the
+// progress the player sends, as the root does.
 type wrap struct{ m Model }
 
 func (w wrap) Init() tea.Cmd { return nil }
 func (w wrap) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if c, ok := msg.(progress.Change); ok {
+		w.m.prog.Apply(c) // then the player hears it, as every screen does
+	}
 	m, cmd := w.m.Update(msg)
 	return wrap{m}, cmd
 }

@@ -28,17 +28,17 @@ func questionSteps(l *lessons.Lesson) []bool {
 
 // firstWrong reports whether the step's scored answer was wrong.
 func (m Model) firstWrong() bool {
-	a, ok := m.rec.Answers[m.step]
+	a, ok := m.rec().Answers[m.step]
 	return ok && m.answered && !a.FirstTry
 }
 
-func (m Model) tally() progress.Tally { return m.rec.Tally(questionSteps(m.lesson)) }
+func (m Model) tally() progress.Tally { return m.rec().Tally(questionSteps(m.lesson)) }
 
 // firstUnanswered is the first question step without a scored answer (0
 // when there is none).
 func (m Model) firstUnanswered() int {
 	for i, q := range questionSteps(m.lesson) {
-		if _, ok := m.rec.Answers[i]; q && !ok {
+		if _, ok := m.rec().Answers[i]; q && !ok {
 			return i
 		}
 	}
@@ -126,7 +126,7 @@ func (m Model) scoreLines(w int) []string {
 	}
 	var open []string
 	for i, q := range questionSteps(m.lesson) {
-		if _, ok := m.rec.Answers[i]; q && !ok {
+		if _, ok := m.rec().Answers[i]; q && !ok {
 			open = append(open, fmt.Sprintf("%d", i+1))
 		}
 	}
@@ -157,7 +157,7 @@ func (m Model) playBlock(tb textBlock, lines []string, w int) textBlock {
 	if s.Goal != nil && !s.Goal.IsBreak() {
 		word = "change"
 	}
-	if a, ok := m.rec.Answers[m.step]; ok && a.Correct {
+	if a, ok := m.rec().Answers[m.step]; ok && a.Correct {
 		par := 0
 		if s.Goal != nil {
 			par = s.Goal.Par

@@ -112,9 +112,10 @@ func TestNoTallyWithoutExploreClaims(t *testing.T) {
 	}
 }
 
-// tallyMsgs runs cmd and what it batches, returning the counts it makes
-// (and delivering nothing).
-func tallyMsgs(cmd tea.Cmd) []tallyReady {
+// tallyMsgs runs cmd and what it batches, returning the counts it makes;
+// it applies the progress changes to prog, as the root does, and
+// delivers nothing else.
+func tallyMsgs(cmd tea.Cmd, prog *progress.Progress) []tallyReady {
 	if cmd == nil {
 		return nil
 	}
@@ -122,11 +123,13 @@ func tallyMsgs(cmd tea.Cmd) []tallyReady {
 	case tea.BatchMsg:
 		var out []tallyReady
 		for _, c := range msg {
-			out = append(out, tallyMsgs(c)...)
+			out = append(out, tallyMsgs(c, prog)...)
 		}
 		return out
 	case tallyReady:
 		return []tallyReady{msg}
+	case progress.Change:
+		prog.Apply(msg)
 	}
 	return nil
 }
@@ -139,13 +142,13 @@ func TestStaleTallyIsDropped(t *testing.T) {
 	if !strings.Contains(f.View(), "counting every interleaving…") {
 		t.Fatalf("no word of the count while it runs:\n%s", f.View())
 	}
-	first := tallyMsgs(cmd)
+	first := tallyMsgs(cmd, m.prog)
 	if len(first) != 1 {
 		t.Fatalf("answering started %d counts, want 1", len(first))
 	}
 	// Another option picked before the count arrives: the first is stale.
 	m, cmd = m.Update(uitest.Key("2"))
-	second := tallyMsgs(cmd)
+	second := tallyMsgs(cmd, m.prog)
 	if len(second) != 1 {
 		t.Fatalf("the second answer started %d counts, want 1", len(second))
 	}
@@ -163,10 +166,10 @@ func TestStaleTallyIsDropped(t *testing.T) {
 	f = openSized(t, "lost-update", 1, 100, 30, withExplore)
 	m = f.player()
 	m, cmd = m.Update(uitest.Key("1"))
-	old := tallyMsgs(cmd)
+	old := tallyMsgs(cmd, m.prog)
 	m, _ = m.Update(uitest.Key("n"))
 	m, cmd = m.Update(uitest.Key("p"))
-	fresh := tallyMsgs(cmd)
+	fresh := tallyMsgs(cmd, m.prog)
 	if len(old) != 1 || len(fresh) != 1 {
 		t.Fatalf("counts started: %d, then %d on coming back; want 1 and 1", len(old), len(fresh))
 	}
@@ -179,7 +182,7 @@ func TestStaleTallyIsDropped(t *testing.T) {
 	f.seeTally(counted(t, m.races, s, &s.Options[0]))
 	// Computed once: answering the same option again starts nothing.
 	m, cmd = m.Update(uitest.Key("1"))
-	if n := len(tallyMsgs(cmd)); n != 0 {
+	if n := len(tallyMsgs(cmd, m.prog)); n != 0 {
 		t.Fatalf("answering again started %d counts, want none (kept)", n)
 	}
 	f.Model = wrap{m}

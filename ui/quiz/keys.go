@@ -14,7 +14,10 @@ import (
 // KeyMap is the quiz screen's keys; the race view's keys are part of it.
 type KeyMap struct {
 	Up, Down, Left, Right, Pick, Enter, Erase, Digit, NextMissed, PrevMissed, New, Lesson key.Binding
-	Race                                                                                  raceview.KeyMap
+	// Back is esc: from a reviewed question to the score, else out of
+	// the quiz (the root's).
+	Back key.Binding
+	Race raceview.KeyMap
 	// Text scrolls the question column.
 	Text textpane.KeyMap
 }
@@ -34,6 +37,7 @@ func DefaultKeys() KeyMap {
 		PrevMissed: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous missed")),
 		New:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new quiz")),
 		Lesson:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "open the lesson")),
+		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Race:       raceview.DefaultKeys(),
 		Text:       textpane.DefaultKeys(),
 	}
@@ -46,8 +50,10 @@ func withHelp(b key.Binding, keys, desc string) key.Binding {
 	return b
 }
 
-// ShortHelp is the key bar.
-func (m Model) ShortHelp() []key.Binding {
+// ShortHelp is the key bar: the phase's keys, then esc.
+func (m Model) ShortHelp() []key.Binding { return append(m.shortHelp(), m.Keys.Back) }
+
+func (m Model) shortHelp() []key.Binding {
 	k := m.Keys
 	switch m.phase {
 	case setup:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
+	"github.com/conflictlab/conflictlab/progress"
 	qz "github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/ui/layout"
@@ -252,8 +253,10 @@ func (m Model) answer(i int) (Model, tea.Cmd) {
 	if m.sess.Done() {
 		sc := m.sess.Score()
 		if m.cfg.Prog != nil {
-			m.newBest = m.cfg.Prog.RecordQuiz(m.sessTopic.key, sc.Right, sc.Total)
-			cmds = append(cmds, func() tea.Msg { return nav.ProgressChanged{} })
+			// The root records it; the best before this quiz says whether
+			// it is a new one.
+			m.newBest = !m.hadPrev || m.prev.BeatenBy(sc.Right, sc.Total)
+			cmds = append(cmds, nav.Send(progress.QuizTaken{Topic: m.sessTopic.key, Right: sc.Right, Total: sc.Total}))
 		}
 	}
 	return m, tea.Batch(cmds...)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
@@ -45,8 +46,9 @@ type Data struct {
 // Config is what the screen needs from the app.
 type Config struct {
 	Load func() (Data, error)
-	// Prog holds the best scores; it is shared with the app and updated
-	// in place (the screen then sends nav.ProgressChanged).
+	// Prog holds the best scores. The screen reads it and never writes
+	// it: a quiz finished is sent as a progress.QuizTaken for the root
+	// to apply.
 	Prog *progress.Progress
 	// CanOpen reports whether the tutorial has the lesson, so that l can
 	// open it (a lesson pack given with --lessons may not).
@@ -242,17 +244,18 @@ func (m Model) Title() string {
 	return "quiz"
 }
 
-// Back is esc: from a reviewed question back to the score; anywhere else
-// back to the lessons (the quiz stays as it is, and the home screen's
-// Quiz entry comes back to it).
-func (m Model) Back() (Model, tea.Cmd) {
-	if m.phase == reviewing {
-		m.phase = results
-		m.stage("", nil, false)
-		return m, nil
-	}
-	return m, func() tea.Msg { return nav.Home{} }
+// TakesKey: esc, from a reviewed question, goes back to the score;
+// anywhere else esc is the root's (the quiz is popped, and kept as it is:
+// the home screen's Quiz entry comes back to it).
+func (m Model) TakesKey(msg tea.KeyPressMsg) bool {
+	return m.phase == reviewing && key.Matches(msg, m.Keys.Back)
 }
+
+// Where is no lesson.
+func (m Model) Where() nav.Place { return nav.Place{} }
+
+// Leave keeps nothing between runs.
+func (m Model) Leave() tea.Cmd { return nil }
 
 // Update handles the screen's keys, its data and its races.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
@@ -268,6 +271,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			m.reveal = revealNone
 		}
 		return m, nil
+	case tea.KeyPressMsg, Msg:
+	default:
+		return m, nil // another screen's
 	}
 	m, cmd := m.update(msg)
 	m.relayout()
@@ -296,6 +302,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, m.apply(msg.Key, msg.Out)
 	case tea.KeyPressMsg:
+		if m.TakesKey(msg) {
+			m.phase = results
+			m.stage("", nil, false)
+			return m, nil
+		}
 		switch m.phase {
 		case setup:
 			return m.setupKey(msg)

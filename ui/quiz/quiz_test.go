@@ -20,21 +20,27 @@ import (
 )
 
 // wrap makes the screen a tea.Model for the driver, and keeps the
-// messages meant for the app (navigation, saves).
+// messages meant for the app (navigation, progress), applying the
+// progress as the app does.
 type wrap struct {
 	m    Model
 	msgs *[]tea.Msg
+	prog *progress.Progress
 }
 
 func (w wrap) Init() tea.Cmd { return w.m.Load() }
 func (w wrap) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg.(type) {
-	case nav.Open, nav.Home, nav.ProgressChanged:
+	switch msg := msg.(type) {
+	case progress.Change:
+		w.prog.Apply(msg)
+		*w.msgs = append(*w.msgs, msg)
+		return w, nil
+	case nav.Open, nav.Pop:
 		*w.msgs = append(*w.msgs, msg)
 		return w, nil
 	}
 	m, cmd := w.m.Update(msg)
-	return wrap{m, w.msgs}, cmd
+	return wrap{m, w.msgs, w.prog}, cmd
 }
 func (w wrap) View() tea.View { return tea.NewView(w.m.View()) }
 
@@ -47,11 +53,14 @@ type fixture struct {
 
 func (f *fixture) quiz() Model { return f.Model.(wrap).m }
 
-// back presses esc the way the app does: it calls Back.
+// back presses esc the way the app does: the quiz has it when it takes
+// it, else the app pops the quiz.
 func (f *fixture) back() {
-	m, cmd := f.quiz().Back()
-	f.Model = wrap{m, f.msgs}
-	f.Run(cmd)
+	if esc := uitest.Key("esc"); f.quiz().TakesKey(esc) {
+		f.Send(esc)
+		return
+	}
+	*f.msgs = append(*f.msgs, nav.Pop{})
 }
 
 var today = time.Date(2026, 1, 15, 9, 30, 0, 0, time.UTC)
@@ -92,7 +101,7 @@ func open(t *testing.T, w, h int) *fixture {
 		},
 	}, styles.New(true, true))
 	m.SetSize(w, h)
-	f := &fixture{Driver: &uitest.Driver{T: t, Model: wrap{m, msgs}}, prog: prog, msgs: msgs, bank: bank}
+	f := &fixture{Driver: &uitest.Driver{T: t, Model: wrap{m, msgs, prog}}, prog: prog, msgs: msgs, bank: bank}
 	f.Run(f.Model.Init())
 	return f
 }
@@ -246,7 +255,7 @@ func TestAnswersScoreAndReview(t *testing.T) {
 	}
 	saves := 0
 	for _, m := range *f.msgs {
-		if m == (nav.ProgressChanged{}) {
+		if _, ok := m.(progress.Change); ok {
 			saves++
 		}
 	}
@@ -277,7 +286,7 @@ func TestAnswersScoreAndReview(t *testing.T) {
 		t.Fatalf("esc in review: %s", f.quiz().Phase())
 	}
 	f.back()
-	if last := (*f.msgs)[len(*f.msgs)-1]; last != (nav.Home{}) {
+	if last := (*f.msgs)[len(*f.msgs)-1]; last != (nav.Pop{}) {
 		t.Fatalf("esc on the score: %#v", last)
 	}
 	// n starts a new quiz from the form, settings kept; a better score is
@@ -426,7 +435,7 @@ func TestTopicFilter(t *testing.T) {
 func TestLoadFailureIsShown(t *testing.T) {
 	m := New(Config{Load: func() (Data, error) { return Data{}, os.ErrNotExist }}, styles.New(true, true))
 	m.SetSize(80, 20)
-	d := &uitest.Driver{T: t, Model: wrap{m, &[]tea.Msg{}}}
+	d := &uitest.Driver{T: t, Model: wrap{m, &[]tea.Msg{}, progress.New()}}
 	d.Run(d.Model.Init())
 	mustContain(t, d.View(), "the quiz could not be loaded", "file does not exist")
 }

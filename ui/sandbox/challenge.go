@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/level"
+	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sandbox/challenges"
 	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -49,6 +50,12 @@ type playMsg struct{ msg tea.Msg }
 
 func (playMsg) sandboxMsg() {}
 
+// solvedMsg is the play component's solution, the sandbox's (every
+// screen hears what is not a key, and a lesson's play step solves too).
+type solvedMsg struct{ play.Solved }
+
+func (solvedMsg) sandboxMsg() {}
+
 // playTick is a playMsg that is a playback tick (a test driver holds
 // those).
 type playTick struct{ playMsg }
@@ -73,7 +80,7 @@ func wrapPlay(cmd tea.Cmd) tea.Cmd {
 			}
 			return out
 		case play.Solved:
-			return msg // the sandbox's own
+			return solvedMsg{msg} // the sandbox's own: a lesson's play step sends one too
 		case raceview.TickMsg:
 			return playTick{playMsg{msg: msg}}
 		default:
@@ -164,9 +171,9 @@ func (m Model) solved(s play.Solved) (Model, tea.Cmd) {
 			m.chal.best = s.Moves
 			msg += " · a new best"
 		}
-	case m.prog.RecordChallenge(c.ID, s.Moves):
+	case m.prog.Beats(c.ID, s.Moves):
 		msg += " · a new best"
-		cmd = func() tea.Msg { return nav.ProgressChanged{} }
+		cmd = nav.Send(progress.ChallengeSolved{ID: c.ID, Score: s.Moves})
 	}
 	if s.Moves > c.Par() {
 		msg += " · can it be done in fewer?"

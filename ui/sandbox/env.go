@@ -25,6 +25,9 @@ type Env struct {
 	// NoFiles turns save, load and export off: on a server the files
 	// would be the server's.
 	NoFiles bool
+	// Draft is the file that keeps the race being built between runs,
+	// beside the progress ("": it is not kept).
+	Draft string
 }
 
 // ExploreBudget bounds what one exploration may take: a room of

@@ -2,19 +2,115 @@ package sandbox
 
 import (
 	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/scenario"
+	"github.com/conflictlab/conflictlab/ui/nav"
 )
 
-// The race being built outlives the program: the root writes Draft to the
-// state folder when the learner leaves and hands it back to Restore at
-// the next start. Because it is always kept, quitting never asks; what
-// asks is replacing it (loading a file over it) while it has changes not
-// saved to a file of its own.
+// The race being built outlives the program: Leave writes Draft to the
+// file Env.Draft names (in the state folder, beside the progress) when
+// the learner leaves the sandbox and when the program ends, and
+// ReadDraft gives it back to Restore when the sandbox is next opened.
+// The reads and writes run in commands, never inside Update. Because
+// the race is always kept, quitting never asks; what asks is replacing
+// it (loading a file over it) while it has changes not saved to a file
+// of its own.
+
+// draftRead is the kept race, read when the sandbox opens.
+type draftRead struct {
+	sc  *scenario.Scenario
+	err error
+}
+
+func (draftRead) sandboxMsg() {}
+
+// ReadDraft is the command that reads the kept race (nil when none is
+// kept); a missing file is no race.
+func (m Model) ReadDraft() tea.Cmd {
+	path := m.env.Draft
+	if path == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		sc, err := scenario.Load(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return draftRead{}
+		}
+		return draftRead{sc: sc, err: err}
+	}
+}
+
+// onDraftRead restores the kept race, unless the learner has already
+// changed the one on screen.
+func (m Model) onDraftRead(msg draftRead) (Model, tea.Cmd) {
+	switch {
+	case msg.sc == nil && msg.err == nil:
+	case msg.err != nil:
+		return m, nav.Say("the race kept from last time could not be read: " + msg.err.Error())
+	case m.Unsaved():
+		// Typed-ahead work wins; the old draft is replaced when it is kept.
+	default:
+		if err := m.Restore(msg.sc); err != nil {
+			return m, nav.Say("the race kept from last time cannot be shown: " + err.Error())
+		}
+	}
+	return m, nil
+}
+
+// Leave keeps the race: it encodes it now, on the UI loop, and writes it
+// in the command (a nav.Note says when it could not).
+func (m Model) Leave() tea.Cmd {
+	path := m.env.Draft
+	if path == "" {
+		return nil
+	}
+	data, err := m.Draft()
+	return func() tea.Msg {
+		if err == nil {
+			err = writeFileAtomic(path, data)
+		}
+		if err != nil {
+			return nav.Note{Text: "the sandbox's race was not kept: " + err.Error()}
+		}
+		return nil
+	}
+}
+
+// writeFileAtomic replaces path with data through a temporary file in the
+// same folder, so a crash leaves the old draft or the new, never half.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
 
 // Draft is the race being built, as a scenario file with the steps played
 // so far; during a challenge it is the learner's own race, set aside.

@@ -24,7 +24,6 @@ import (
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
-	"github.com/conflictlab/conflictlab/ui/play"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
@@ -132,7 +131,8 @@ type Model struct {
 func New(st *styles.Styles, prog *progress.Progress) Model { return NewIn(Env{}, st, prog) }
 
 // NewIn opens the sandbox on its starting race in env. prog receives the
-// challenges' best results (the root saves it on nav.ProgressChanged).
+// challenges' best results: the sandbox reads it, and sends a challenge
+// solved as a progress.ChallengeSolved for the root to apply.
 func NewIn(env Env, st *styles.Styles, prog *progress.Progress) Model {
 	if prog == nil {
 		prog = progress.New()
@@ -215,6 +215,20 @@ func (m Model) CapturesKeys() bool {
 	return m.prompt != nil || m.question != nil || m.share != nil || m.build.editing()
 }
 
+// TakesKey reports whether a key comes here before the root's own
+// bindings: all of them while a text field or a question is open (q and
+// ? are letters then), and esc while it has something to close (the
+// explorer running, autoplay, a challenge). ctrl+c always quits.
+func (m Model) TakesKey(msg tea.KeyPressMsg) bool {
+	if msg.String() == "ctrl+c" {
+		return false
+	}
+	return m.CapturesKeys() || key.Matches(msg, m.Keys.Back) && m.canBack()
+}
+
+// Where is no lesson.
+func (m Model) Where() nav.Place { return nav.Place{} }
+
 // Exploring reports whether the explorer is running.
 func (m Model) Exploring() bool { return m.ex.running != nil }
 
@@ -245,8 +259,10 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.playKey(msg.msg)
-	case play.Solved:
-		return m.solved(msg)
+	case solvedMsg:
+		return m.solved(msg.Solved)
+	case draftRead:
+		return m.onDraftRead(msg)
 	case tea.KeyPressMsg:
 		return m.key(msg)
 	}
@@ -331,22 +347,23 @@ func (m Model) stepsWith(letter string) string {
 	return ""
 }
 
-// back closes what is open, innermost first; at the top it leaves a
-// challenge, then the sandbox.
+// canBack reports whether esc has something to close here; when it
+// has not, esc is the root's and leaves the sandbox.
+func (m Model) canBack() bool { return m.ex.running != nil || m.play.auto || m.chal.active != nil }
+
+// back closes what is open, innermost first: the explorer, autoplay, a
+// challenge.
 func (m Model) back() (Model, tea.Cmd) {
 	switch {
 	case m.ex.running != nil:
 		m.ex.running.cancel()
-		return m, nil
 	case m.play.auto:
 		m.stopAuto()
-		return m, nil
 	case m.chal.active != nil:
 		m.leaveChallenge()
 		m.tab = challengesTab
-		return m, nil
 	}
-	return m, func() tea.Msg { return nav.Home{} }
+	return m, nil
 }
 
 func (m Model) switchTab(t tab) (Model, tea.Cmd) {
@@ -417,7 +434,7 @@ func (m Model) HelpGroups() []keyhelp.Group {
 	if m.playing() {
 		// The challenge's keys first: on the stage they win.
 		ch := keyhelp.Group{Title: "Challenge (race tab)", Keys: append(m.chal.play.FullHelp(), k.Hint, relabel(k.Back, "esc", "leave the challenge"))}
-		groups = play.OneMeaning(append([]keyhelp.Group{ch}, groups[0], groups[2], groups[3]))
+		groups = keyhelp.OneMeaning(append([]keyhelp.Group{ch}, groups[0], groups[2], groups[3]))
 	}
 	return groups
 }

@@ -20,13 +20,18 @@ import (
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
-// harness makes the sandbox a tea.Model for the test driver.
+// harness makes the sandbox a tea.Model for the test driver; it applies
+// the progress the sandbox sends, as the root does.
 type harness struct{ m Model }
 
 func (h harness) Init() tea.Cmd { return nil }
 func (h harness) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if ws, ok := msg.(tea.WindowSizeMsg); ok {
-		h.m.SetSize(ws.Width, ws.Height)
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		h.m.SetSize(msg.Width, msg.Height)
+		return h, nil
+	case progress.Change:
+		h.m.prog.Apply(msg)
 		return h, nil
 	}
 	m, cmd := h.m.Update(msg)
