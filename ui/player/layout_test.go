@@ -131,7 +131,7 @@ func TestInspectPanelTakesArrowsAndEsc(t *testing.T) {
 		t.Fatal("i did not open the inspect panel")
 	}
 	f.Press("up")
-	if got := f.player().cursor; got != 1 {
+	if got := f.player().cursor(); got != 1 {
 		t.Fatalf("↑ with the panel open moved the option cursor to %d", got)
 	}
 	if !f.player().TakesKey(uitest.Key("esc")) {
@@ -145,7 +145,7 @@ func TestInspectPanelTakesArrowsAndEsc(t *testing.T) {
 		t.Fatal("the player keeps esc with the panel closed")
 	}
 	f.Press("up")
-	if got := f.player().cursor; got != 0 {
+	if got := f.player().cursor(); got != 0 {
 		t.Fatalf("↑ with the panel closed left the option cursor at %d", got)
 	}
 }

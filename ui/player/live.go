@@ -44,84 +44,78 @@ type liveReady struct {
 	err error
 }
 
-// SetLive enables "replay this race on my cluster".
-func (m *Model) SetLive(l Live) {
-	m.live = l
-	m.relayout()
-}
+// prompting reports whether the replay's prompt is open: every key
+// answers it.
+func (sh shown) prompting() bool { return sh.liveState == liveAsk }
 
-// liveOption is the option whose race is on the stage (choose steps).
-func (m Model) liveOption() *lessons.Option {
-	s := m.cur()
-	if s == nil || s.Kind != lessons.Choose || m.picked < 0 {
-		return nil
-	}
-	o := s.Options[m.picked]
-	return &o
-}
-
-func (m Model) canReplay() bool {
-	s := m.cur()
-	return m.live != nil && s != nil && s.Race != nil && m.race.Run() != nil && !m.race.Hidden()
+func (sh shown) canReplay(f *frame) bool {
+	return sh.live != nil && f.s.Race != nil && f.race.Run() != nil && !f.race.Hidden()
 }
 
 // liveKey handles keys while the prompt is open: y runs, anything else
-// cancels. It reports whether it took the key.
-func (m *Model) liveKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+// cancels. It reports whether it took the key. opt is the option whose
+// race is on the stage (a choose step's).
+func (sh *shown) liveKey(f *frame, msg tea.KeyPressMsg, opt *lessons.Option) (tea.Cmd, bool) {
+	k := f.keys()
 	switch {
-	case m.liveState == liveAsk && key.Matches(msg, m.Keys.Confirm):
-		m.liveState = liveRunning
-		m.reveal = revealLive
-		live, step, opt, k := m.live, *m.cur(), m.liveOption(), m.raceKey(m.liveOption())
+	case sh.liveState == liveAsk && key.Matches(msg, k.Confirm):
+		sh.liveState = liveRunning
+		f.reveal = revealLive
+		live, s, rk := sh.live, *f.s, raceKey(*f, opt)
+		var o *lessons.Option
+		if opt != nil {
+			c := *opt
+			o = &c
+		}
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
 			defer cancel()
-			r, err := live.Replay(ctx, step, opt)
-			return liveReady{key: k, run: r, err: err}
+			r, err := live.Replay(ctx, s, o)
+			return liveReady{key: rk, run: r, err: err}
 		}, true
-	case m.liveState == liveAsk:
-		m.liveState = liveIdle
+	case sh.liveState == liveAsk:
+		sh.liveState = liveIdle
 		return nil, true
-	case m.liveState == liveRunning && key.Matches(msg, m.Keys.Live):
+	case sh.liveState == liveRunning && key.Matches(msg, k.Live):
 		// One replay at a time.
 		return nil, true
-	case key.Matches(msg, m.Keys.Live) && m.canReplay():
-		m.liveState, m.liveErr = liveAsk, nil
-		m.reveal = revealLive
+	case key.Matches(msg, k.Live) && sh.canReplay(f):
+		sh.liveState, sh.liveErr = liveAsk, nil
+		f.reveal = revealLive
 		return nil, true
 	}
 	return nil, false
 }
 
 // liveArrived shows the live run on the stage, from its first step.
-func (m *Model) liveArrived(msg liveReady) tea.Cmd {
-	m.reveal = revealLive
+func (sh *shown) liveArrived(f *frame, msg liveReady, opt *lessons.Option) tea.Cmd {
+	f.reveal = revealLive
 	if msg.err != nil {
-		m.liveState, m.liveErr = liveFailed, msg.err
+		sh.liveState, sh.liveErr = liveFailed, msg.err
 		return nil
 	}
-	if msg.key != m.raceKey(m.liveOption()) {
+	if msg.key != raceKey(*f, opt) {
 		// The learner moved on while it ran.
-		m.liveState = liveIdle
+		sh.liveState = liveIdle
 		return nil
 	}
-	m.liveState = liveShown
-	m.stage("", msg.run, true)
-	return m.race.Reveal()
+	sh.liveState = liveShown
+	sh.put(f, "", msg.run, true)
+	return f.race.Reveal()
 }
 
 // liveLines is what the text column says about a replay.
-func (m Model) liveLines(w int) []string {
-	st := m.st
-	if m.live == nil {
+func (sh shown) liveLines(f frame, w int) []string {
+	st := f.st
+	if sh.live == nil {
 		return nil
 	}
-	server, ctx := m.live.Target()
+	server, ctx := sh.live.Target()
 	var out []string
 	add := func(s string) { out = append(out, layout.Lines(layout.Wrap(s, w))...) }
-	switch m.liveState {
+	switch sh.liveState {
 	case liveIdle:
-		if m.canReplay() {
+		if sh.canReplay(&f) {
 			out = append(out, "", st.Faint.Render(layout.Truncate("L: replay this race on your cluster", w)))
 		}
 	case liveAsk:
@@ -137,7 +131,7 @@ func (m Model) liveLines(w int) []string {
 		add(st.OK.Render(styles.OK + " The stage shows the real server's answers (" + server + "); its resourceVersions are the cluster's own."))
 	case liveFailed:
 		out = append(out, "", st.Bad.Render("The replay failed:"))
-		add(m.liveErr.Error())
+		add(sh.liveErr.Error())
 	}
 	return out
 }

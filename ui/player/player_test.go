@@ -12,7 +12,9 @@ import (
 	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -24,7 +26,7 @@ type wrap struct{ m Model }
 func (w wrap) Init() tea.Cmd { return nil }
 func (w wrap) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if c, ok := msg.(progress.Change); ok {
-		w.m.prog.Apply(c) // then the player hears it, as every screen does
+		w.m.env.prog.Apply(c) // then the player hears it, as every screen does
 	}
 	m, cmd := w.m.Update(msg)
 	return wrap{m}, cmd
@@ -328,23 +330,42 @@ func (r *countingRaces) Race(sp lessons.RaceSpec) (*race.Outcome, error) {
 
 func (r *countingRaces) Cached(lessons.RaceSpec) (*race.Outcome, bool) { return nil, false }
 
-// raceMsgs runs a command as the program would and keeps the races it
-// computed, to be delivered when the test says.
-func raceMsgs(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, raceMsgs(c)...)
+// Scenario is the race's scenario, for the setup a question shows before
+// its answer (it plays nothing).
+func (r *countingRaces) Scenario(sp lessons.RaceSpec) (*scenario.Scenario, error) {
+	return racecache.New(r.p).Scenario(sp)
+}
+
+// deliver runs cmd as the program would and gives m what it makes (the
+// progress applied, as the app does), but the races computed, which it
+// keeps for the test to deliver when it says, and playback ticks, which
+// wait.
+func deliver(m Model, cmd tea.Cmd) (Model, []tea.Msg) {
+	var held []tea.Msg
+	var run func(tea.Cmd)
+	run = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
 		}
-		return out
-	case raceReady:
-		return []tea.Msg{msg}
+		switch msg := cmd().(type) {
+		case nil, raceview.TickMsg:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				run(c)
+			}
+		case raceReady:
+			held = append(held, msg)
+		default:
+			if c, ok := msg.(progress.Change); ok {
+				m.env.prog.Apply(c)
+			}
+			var next tea.Cmd
+			m, next = m.Update(msg)
+			run(next)
+		}
 	}
-	return nil
+	run(cmd)
+	return m, held
 }
 
 // The learner answers a predict step before its race has been computed
@@ -359,9 +380,10 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 	m, opening := New(p.Lesson("lost-update"), nil, progress.New(), races, styles.New(true, true), 0)
 	m.SetTicker(uitest.Ticker)
 	m.SetSize(100, 30)
-	// The right answer, while the race of the setup is still computing.
+	m, first := deliver(m, opening)
+	// The right answer, while the race is still computing.
 	m, answering := m.Update(uitest.Key("2"))
-	first, second := raceMsgs(opening), raceMsgs(answering)
+	m, second := deliver(m, answering)
 	for _, msg := range first {
 		m, _ = m.Update(msg)
 	}
@@ -449,7 +471,8 @@ func TestRevisitedStepShowsTheScoredAnswer(t *testing.T) {
 
 // TestARaceComputedElsewhereIsOnStageAtOnce: the app warms a race while
 // the home screen shows, through the one runtime the player asks too; the
-// player puts it on the stage at once instead of computing it again.
+// player puts it on the stage at once, once answered, instead of
+// computing it again.
 func TestARaceComputedElsewhereIsOnStageAtOnce(t *testing.T) {
 	p, err := lessons.Load(os.DirFS("../testdata/course"))
 	if err != nil {
@@ -462,10 +485,27 @@ func TestARaceComputedElsewhereIsOnStageAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, cmd := New(l, nil, progress.New(), races, styles.New(true, true), 0)
+	m, computed := deliver(m, cmd)
+	if r := m.Race().Run(); r == nil || !r.Setup() {
+		t.Fatal("before the answer the stage is not the race's setup")
+	}
+	m, cmd = m.Update(uitest.Key("2"))
+	m, again := deliver(m, cmd)
 	if r := m.Race().Run(); r == nil || r.Outcome != warmed {
-		t.Fatal("the warmed race is not on the stage")
+		t.Fatal("the warmed race is not on the stage once answered")
 	}
-	if msgs := raceMsgs(cmd); len(msgs) != 0 {
-		t.Fatalf("the player computed the warmed race again: %v", msgs)
+	if len(computed)+len(again) != 0 {
+		t.Fatalf("the player computed the warmed race again: %v %v", computed, again)
 	}
+}
+
+// cursor is the option under the cursor of the question on show.
+func (m Model) cursor() int {
+	switch s := m.cur.(type) {
+	case asking:
+		return s.q.cursor
+	case answered:
+		return s.q.cursor
+	}
+	return -1
 }

@@ -150,16 +150,16 @@ func keyNames(bs []key.Binding) string {
 }
 
 // plans: after-answer keeps every controller's plan off the setup until
-// the question is answered; then the race plays and the plans are no
-// longer withheld.
+// the question is answered; then the race plays, its own (no setup, no
+// plans withheld).
 func TestPlansWithheldUntilTheAnswer(t *testing.T) {
 	f := openEdited(t, func(l *lessons.Lesson) { l.Steps[0].PlansAfterAnswer = true })
 	f.see("Before the race", "plan: not shown before you answer")
 	f.notSee("update-clear-rv", "read lister")
 	f.Press("2")
 	r := f.player().Race()
-	if r.Hidden() || !r.Run().PlansWithheld() {
-		t.Fatalf("after the answer: hidden %v, plans withheld %v", r.Hidden(), r.Run().PlansWithheld())
+	if r.Hidden() || r.Run().Setup() || r.Run().PlansWithheld() {
+		t.Fatalf("after the answer: hidden %v, a setup %v, plans withheld %v", r.Hidden(), r.Run().Setup(), r.Run().PlansWithheld())
 	}
 	f.notSee("plan: not shown before you answer")
 	// A step without the field shows the plans before the answer.

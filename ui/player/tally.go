@@ -54,17 +54,14 @@ func hasExplore(cs []lessons.Claim) bool {
 	return false
 }
 
-// tallyWanted is the race whose tally the step shows now: "" before an
-// answer, and on a step with no explore claim.
-func (m Model) tallyWanted() (key string, spec lessons.RaceSpec) {
-	s := m.cur()
-	if s == nil || s.Race == nil || m.picked < 0 || m.picked >= len(s.Options) {
+// tallyWanted is the race whose tally the step shows now: "" on a step
+// with no explore claim.
+func (a answered) tallyWanted() (key string, spec lessons.RaceSpec) {
+	s := a.f.s
+	if s.Race == nil || a.q.picked < 0 || a.q.picked >= len(s.Options) {
 		return "", spec
 	}
-	if s.Kind != lessons.Predict && s.Kind != lessons.Choose {
-		return "", spec
-	}
-	opt := &s.Options[m.picked]
+	opt := &s.Options[a.q.picked]
 	if !hasExplore(s.Claims) && !hasExplore(opt.Claims) {
 		return "", spec
 	}
@@ -72,34 +69,36 @@ func (m Model) tallyWanted() (key string, spec lessons.RaceSpec) {
 	if s.Kind == lessons.Choose {
 		on = opt // the race on the stage runs the chosen strategy
 	}
-	return m.raceKey(on), s.Spec(on)
+	return raceKey(a.f, on), s.Spec(on)
+}
+
+// cancelExcept cancels every count still running but the one of key
+// (the learner moved on or picked another option).
+func (t *tallies) cancelExcept(key string) {
+	for k, j := range t.jobs {
+		if k != key && !j.done {
+			j.cancel()
+			delete(t.jobs, k)
+		}
+	}
 }
 
 // syncTally starts the count the step wants, unless it is kept or
-// running, and cancels any other still running (the learner moved on or
-// picked another option).
-func (m *Model) syncTally() tea.Cmd {
-	if m.tallies == nil {
-		m.tallies = &tallies{jobs: map[string]*tallyJob{}}
-	}
-	key, spec := m.tallyWanted()
-	for k, j := range m.tallies.jobs {
-		if k != key && !j.done {
-			j.cancel()
-			delete(m.tallies.jobs, k)
-		}
-	}
-	if key == "" || m.tallies.jobs[key] != nil {
+// running, and cancels any other still running.
+func (a *answered) syncTally() tea.Cmd {
+	key, spec := a.tallyWanted()
+	a.tallies.cancelExcept(key)
+	if key == "" || a.tallies.jobs[key] != nil {
 		return nil
 	}
-	src, ok := m.races.(scenarios)
+	src, ok := a.show.races.(scenarios)
 	if !ok {
 		return nil
 	}
-	m.tallies.gen++
+	a.tallies.gen++
 	ctx, cancel := context.WithCancel(context.Background())
-	j := &tallyJob{gen: m.tallies.gen, cancel: cancel}
-	m.tallies.jobs[key] = j
+	j := &tallyJob{gen: a.tallies.gen, cancel: cancel}
+	a.tallies.jobs[key] = j
 	gen := j.gen
 	return func() tea.Msg {
 		sc, err := src.Scenario(spec)
@@ -115,17 +114,14 @@ func (m *Model) syncTally() tea.Cmd {
 
 // tallyArrived keeps a count if it is the one the step wants, and drops
 // it otherwise. It says whether the screen changes.
-func (m *Model) tallyArrived(msg tallyReady) bool {
-	if m.tallies == nil {
-		return false
-	}
-	j := m.tallies.jobs[msg.key]
-	if want, _ := m.tallyWanted(); j == nil || j.gen != msg.gen || msg.key != want || j.done {
+func (a *answered) tallyArrived(msg tallyReady) bool {
+	j := a.tallies.jobs[msg.key]
+	if want, _ := a.tallyWanted(); j == nil || j.gen != msg.gen || msg.key != want || j.done {
 		return false
 	}
 	if msg.res != nil && msg.res.Cancelled {
 		// Cancelled for a step left; counted afresh on coming back.
-		delete(m.tallies.jobs, msg.key)
+		delete(a.tallies.jobs, msg.key)
 		return false
 	}
 	j.done, j.res, j.err = true, msg.res, msg.err
@@ -136,16 +132,16 @@ func (m *Model) tallyArrived(msg tallyReady) bool {
 // tallyLines is the tally right under the feedback (where a short
 // screen shows it with the verdict), or that it is being
 // counted; nothing on a step without explore claims or before an answer.
-func (m Model) tallyLines(w int) []string {
-	key, _ := m.tallyWanted()
-	if key == "" || m.tallies == nil {
+func (a answered) tallyLines(w int) []string {
+	key, _ := a.tallyWanted()
+	if key == "" {
 		return nil
 	}
-	j := m.tallies.jobs[key]
+	j := a.tallies.jobs[key]
 	if j == nil {
 		return nil
 	}
-	st := m.st
+	st := a.f.st
 	var text string
 	switch {
 	case !j.done:

@@ -13,6 +13,7 @@ import (
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -112,43 +113,51 @@ func TestNoTallyWithoutExploreClaims(t *testing.T) {
 	}
 }
 
-// tallyMsgs runs cmd and what it batches, returning the counts it makes;
-// it applies the progress changes to prog, as the root does, and
-// delivers nothing else.
-func tallyMsgs(cmd tea.Cmd, prog *progress.Progress) []tallyReady {
-	if cmd == nil {
-		return nil
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		var out []tallyReady
-		for _, c := range msg {
-			out = append(out, tallyMsgs(c, prog)...)
+// press gives m a key and delivers what its commands make, as the app
+// would (the progress applied), but for the counts of interleavings:
+// those it returns, undelivered, and playback ticks, which wait.
+func press(m Model, k string) (Model, []tallyReady) {
+	var held []tallyReady
+	var run func(tea.Cmd)
+	run = func(cmd tea.Cmd) {
+		if cmd == nil {
+			return
 		}
-		return out
-	case tallyReady:
-		return []tallyReady{msg}
-	case progress.Change:
-		prog.Apply(msg)
+		switch msg := cmd().(type) {
+		case nil, raceview.TickMsg:
+		case tea.BatchMsg:
+			for _, c := range msg {
+				run(c)
+			}
+		case tallyReady:
+			held = append(held, msg)
+		default:
+			if c, ok := msg.(progress.Change); ok {
+				m.env.prog.Apply(c)
+			}
+			var next tea.Cmd
+			m, next = m.Update(msg)
+			run(next)
+		}
 	}
-	return nil
+	var cmd tea.Cmd
+	m, cmd = m.Update(uitest.Key(k))
+	run(cmd)
+	return m, held
 }
 
 func TestStaleTallyIsDropped(t *testing.T) {
 	f := openSized(t, "lost-update", 1, 100, 30, withExplore)
-	m := f.player()
-	m, cmd := m.Update(uitest.Key("1"))
+	m, first := press(f.player(), "1")
 	f.Model = wrap{m}
 	if !strings.Contains(f.View(), "counting every interleaving…") {
 		t.Fatalf("no word of the count while it runs:\n%s", f.View())
 	}
-	first := tallyMsgs(cmd, m.prog)
 	if len(first) != 1 {
 		t.Fatalf("answering started %d counts, want 1", len(first))
 	}
 	// Another option picked before the count arrives: the first is stale.
-	m, cmd = m.Update(uitest.Key("2"))
-	second := tallyMsgs(cmd, m.prog)
+	m, second := press(m, "2")
 	if len(second) != 1 {
 		t.Fatalf("the second answer started %d counts, want 1", len(second))
 	}
@@ -164,12 +173,9 @@ func TestStaleTallyIsDropped(t *testing.T) {
 	// Left before it arrives, and back: the count is made afresh, and the
 	// old one (for the same option) is still dropped.
 	f = openSized(t, "lost-update", 1, 100, 30, withExplore)
-	m = f.player()
-	m, cmd = m.Update(uitest.Key("1"))
-	old := tallyMsgs(cmd, m.prog)
-	m, _ = m.Update(uitest.Key("n"))
-	m, cmd = m.Update(uitest.Key("p"))
-	fresh := tallyMsgs(cmd, m.prog)
+	m, old := press(f.player(), "1")
+	m, _ = press(m, "n")
+	m, fresh := press(m, "p")
 	if len(old) != 1 || len(fresh) != 1 {
 		t.Fatalf("counts started: %d, then %d on coming back; want 1 and 1", len(old), len(fresh))
 	}
@@ -181,8 +187,8 @@ func TestStaleTallyIsDropped(t *testing.T) {
 	f.Model = wrap{m}
 	f.seeTally(counted(t, m.races, s, &s.Options[0]))
 	// Computed once: answering the same option again starts nothing.
-	m, cmd = m.Update(uitest.Key("1"))
-	if n := len(tallyMsgs(cmd, m.prog)); n != 0 {
+	m, again := press(m, "1")
+	if n := len(again); n != 0 {
 		t.Fatalf("answering again started %d counts, want none (kept)", n)
 	}
 	f.Model = wrap{m}

@@ -81,7 +81,7 @@ func (k *walker) scrollFrames() []string {
 // lines dropped.
 func textLines(m Model) []string {
 	var out []string
-	for _, l := range m.text.Lines() {
+	for _, l := range m.TextLines() {
 		if s := strings.TrimSpace(ansi.Strip(l)); s != "" {
 			out = append(out, s)
 		}
@@ -146,7 +146,7 @@ func walkPack(t *testing.T, name string, p *lessons.Pack) (checked, failed int) 
 				k := open()
 				arrival := k.frame()
 				// A step opens at its top...
-				if title := strings.TrimSpace(ansi.Strip(k.player().text.Lines()[0])); !strings.Contains(arrival, title) {
+				if title := strings.TrimSpace(ansi.Strip(k.player().TextLines()[0])); !strings.Contains(arrival, title) {
 					k.fail("the step does not open at its top: no title %q", title)
 				}
 				// ...with every option in view.

@@ -41,9 +41,32 @@ type Run struct {
 	// Source says where the run came from when it is not the simulator
 	// ("live on https://…").
 	Source string
-	// plansWithheld: see WithholdPlans (withhold.go).
+	// plansWithheld: see WithholdPlans (withhold.go); choice: see
+	// WithholdChoice.
 	plansWithheld bool
+	choice        *choice
+	// setup: the run is a race before its first step, made from its
+	// scenario alone (NewSetup): it is shown at its setup and never
+	// played.
+	setup bool
 }
+
+// NewSetup is the race of sc before its first step, made from the
+// scenario alone: the objects as the scenario creates them and what each
+// controller is set to do. No step has been taken, so nothing of how the
+// race goes is in it — no turns, no answer, no verdict — and a view holds
+// it at its setup (SetRun, Reveal). A question's setup is drawn from one,
+// so that it cannot show the outcome the question asks about.
+func NewSetup(sc *scenario.Scenario) (*Run, error) {
+	w, err := race.New(sc)
+	if err != nil {
+		return nil, err
+	}
+	return &Run{Outcome: termsafe.Deep(w.Outcome()), setup: true}, nil
+}
+
+// Setup reports whether r is a race before its first step (NewSetup).
+func (r *Run) Setup() bool { return r != nil && r.setup }
 
 // NewRun is the race view's run of an outcome, its text (a pack's
 // scenario values, labels, the server's messages about them) escaped so
@@ -178,6 +201,7 @@ func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 // not give the answer away.
 func (m *Model) SetRun(r *Run, hidden bool) {
 	m.setupNote = "paused at step 0 until you answer"
+	hidden = hidden || r.Setup()
 	m.run, m.hidden, m.idx, m.playing, m.scroll = r, hidden, -1, false, 0
 	m.inspect, m.iscroll, m.tour = false, 0, false
 	m.gen++
@@ -228,8 +252,12 @@ func (m *Model) SetIndex(i int) {
 	m.pause()
 }
 
-// Reveal ends the setup-only view and plays the race from the start.
+// Reveal ends the setup-only view and plays the race from the start (a
+// setup made from a scenario alone has no race to reveal).
 func (m *Model) Reveal() tea.Cmd {
+	if m.run.Setup() {
+		return nil
+	}
 	m.hidden = false
 	m.idx = -1
 	return m.Play()
@@ -476,7 +504,7 @@ func (m Model) names() []string {
 
 // viewSetup is the race before its first step: who will do what, the
 // caches and the server in sync, and the object as created. Nothing here
-// depends on how the race ends.
+// depends on how the race goes.
 func (m Model) viewSetup() string {
 	st := m.st
 	o := m.run.Outcome
@@ -511,12 +539,9 @@ func (m Model) viewSetup() string {
 		}
 		lines = append(lines, hangPad+st.Faint.Render("informer cache at RV "+startRV))
 	}
+	// No turns: the schedule a race takes (how many times each controller
+	// moves) is how it went, and the setup says nothing of that.
 	lines = append(lines, layout.Pad(st.Server.Render("API server"), nameW)+"RV "+startRV)
-	if len(o.Schedule) > 0 {
-		for _, l := range hang("turns: "+strings.Join(scenario.Tokens(o.Schedule), " → "), m.w, len("turns: "), "") {
-			lines = append(lines, st.Faint.Render(l))
-		}
-	}
 	lines = append(lines, "")
 	lines = append(lines, m.objectLines(m.w, true)...)
 	return layout.FitLines(scrollLines(lines, m.scroll, m.h), m.w, m.h)
@@ -527,6 +552,9 @@ func (m Model) viewSetup() string {
 func (m Model) plan(c race.ControllerResult) string {
 	if m.hidden && m.run.plansWithheld {
 		return withheldPlan
+	}
+	if ch := m.run.choice; m.hidden && ch != nil && len(ch.parts) > 0 && (len(ch.controllers) == 0 || slices.Contains(ch.controllers, c.Name)) {
+		return chosenPlan(c.Plan, ch.parts)
 	}
 	if !slices.Contains(m.run.Withheld, c.Name) {
 		return c.Plan.String()

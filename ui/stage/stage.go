@@ -30,7 +30,9 @@ type Ready struct {
 }
 
 // Requests is a stage's bookkeeping. Keys name races ("" is none, or a
-// race that is not the simulator's, such as a live replay).
+// race that is not the simulator's, such as a live replay). The zero
+// value is ready to use; copies of one made by NewRequests share which
+// races are being computed (a lesson's steps do).
 type Requests struct {
 	// Want is the race the stage should show, Shown the one it shows.
 	Want, Shown string
@@ -39,6 +41,10 @@ type Requests struct {
 	Hidden, Reveal bool
 	computing      map[string]bool
 }
+
+// NewRequests is bookkeeping whose copies share the races being
+// computed.
+func NewRequests() Requests { return Requests{computing: map[string]bool{}} }
 
 // Ask wants the race k (spec's): its outcome at once when it is cached;
 // otherwise a command that computes it and wraps the answer (nil when

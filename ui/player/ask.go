@@ -1,0 +1,357 @@
+package player
+
+import (
+	"errors"
+	"sync"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/snippets"
+	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui/keyhelp"
+	"github.com/conflictlab/conflictlab/ui/layout"
+	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/styles"
+)
+
+// asking is a predict or choose step before its answer. It is drawn from
+// the step and the race's scenario alone: it holds no way to play the
+// race — no Races, no replay, no count of interleavings — so nothing of
+// the outcome can reach the screen before the answer. Its stage is the
+// race's setup (raceview.NewSetup): the objects as created and what each
+// controller is set to do, less what the question is about (a choose
+// step's choice, a step's plans when they answer it). The answer is
+// sent to the player (answer), which makes the step's answered model.
+type asking struct {
+	f   frame
+	q   question
+	src scenarios
+	// setups keeps the setups made, shared by the lesson's steps.
+	setups   *setups
+	setupErr error
+	// live: a replay on a cluster will be offered once the race shows
+	// (its key is listed).
+	live bool
+}
+
+// setups are the questions' setups made so far, by race key.
+type setups struct {
+	mu   sync.Mutex
+	runs map[string]*raceview.Run
+}
+
+func (s *setups) get(k string) (*raceview.Run, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.runs[k]
+	return r, ok
+}
+
+func (s *setups) put(k string, r *raceview.Run) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.runs[k] = r
+}
+
+// errNoScenarios: the races given cannot draw a setup.
+var errNoScenarios = errors.New("this race cannot be set up here")
+
+// setupReady carries a setup made off the UI loop (the first builds the
+// API server's schema).
+type setupReady struct {
+	gen int
+	run *raceview.Run
+	err error
+}
+
+// answer is a question answered: the player makes the step's answered
+// model from the question as it stands, and record is the progress it
+// sends.
+type answer struct {
+	gen    int
+	f      frame
+	q      question
+	record tea.Cmd
+}
+
+func newAsking(f frame, src scenarios, ss *setups, live bool) (step, tea.Cmd) {
+	a := asking{f: f, q: question{picked: -1, first: -1}, src: src, setups: ss, live: live}
+	var cmd tea.Cmd
+	if f.s.Race != nil {
+		cmd = a.setup()
+	}
+	a.syncCode()
+	a.relayout()
+	return a, cmd
+}
+
+// setup puts the race's setup on the stage: at once when it was made
+// before, else from a command.
+func (a *asking) setup() tea.Cmd {
+	k := raceKey(a.f, nil)
+	if r, ok := a.setups.get(k); ok {
+		a.place(r)
+		return nil
+	}
+	if a.src == nil {
+		a.setupErr = errNoScenarios
+		return nil
+	}
+	src, s, ss, gen := a.src, *a.f.s, a.setups, a.f.gen
+	return func() tea.Msg {
+		sc, err := src.Scenario(s.Spec(nil))
+		if err != nil {
+			return setupReady{gen: gen, err: err}
+		}
+		r, err := raceview.NewSetup(sc)
+		if err != nil {
+			return setupReady{gen: gen, err: err}
+		}
+		withhold(r, &s)
+		ss.put(k, r)
+		return setupReady{gen: gen, run: r}
+	}
+}
+
+// withhold keeps off a setup what the question is about: every plan when
+// the step says they answer it, and on a choose step the parts of the
+// plans its options set.
+func withhold(r *raceview.Run, s *lessons.Step) {
+	if s.PlansAfterAnswer {
+		r.WithholdPlans()
+	}
+	if s.Kind != lessons.Choose {
+		return
+	}
+	var parts []string
+	add := func(p string) {
+		for _, x := range parts {
+			if x == p {
+				return
+			}
+		}
+		parts = append(parts, p)
+	}
+	for _, o := range s.Options {
+		st := o.Strategy
+		if st == nil {
+			continue
+		}
+		if st.Read != "" {
+			add("read")
+		}
+		if st.Write != "" || st.WithRV != nil || st.Test != nil || st.Force != nil {
+			add("write")
+		}
+		if st.Retry != nil {
+			add("retry")
+		}
+	}
+	r.WithholdChoice(s.Race.Apply, parts)
+}
+
+// place puts a setup on the stage.
+func (a *asking) place(r *raceview.Run) {
+	a.f.race.SetRun(r, true)
+	if a.f.s.Kind == lessons.Choose {
+		a.f.race.SetSetupNote("pick a strategy to run it")
+	}
+	a.syncCode()
+}
+
+// syncCode shows the code of the strategy under the cursor (choose), or
+// the step's code, without its comments: they name the defect.
+func (a *asking) syncCode() {
+	s := a.f.s
+	name := s.Code
+	if s.Kind == lessons.Choose && a.q.cursor < len(s.Options) {
+		name = optionCode(s, a.q.cursor)
+	}
+	if name == "" {
+		name = a.f.stepCode()
+	}
+	a.f.setCode(name, true)
+}
+
+// optionCode is the snippet of option i's strategy (a choose step's).
+func optionCode(s *lessons.Step, i int) string {
+	o := s.Options[i]
+	switch {
+	case o.Code != "":
+		return o.Code
+	case o.Strategy != nil && s.Code == "":
+		return snippets.ForWrite(string(o.Strategy.Write))
+	}
+	return s.Code
+}
+
+func (a asking) Update(msg tea.Msg) (step, tea.Cmd) {
+	switch msg := msg.(type) {
+	case setupReady:
+		if msg.gen != a.f.gen {
+			return a, nil
+		}
+		if msg.err != nil {
+			a.setupErr = msg.err
+		} else {
+			a.place(msg.run)
+		}
+	case raceview.TickMsg:
+		var cmd tea.Cmd
+		a.f.race, cmd = a.f.race.Update(msg)
+		return a, cmd
+	case tea.MouseWheelMsg:
+		a.f.wheel(msg)
+		return a, nil
+	case tea.KeyPressMsg:
+		var cmd tea.Cmd
+		a, cmd = a.key(msg)
+		a.relayout()
+		return a, cmd
+	case progress.Change:
+	default:
+		return a, nil
+	}
+	a.relayout()
+	return a, nil
+}
+
+func (a asking) key(msg tea.KeyPressMsg) (asking, tea.Cmd) {
+	k := a.f.keys()
+	s := a.f.s
+	switch {
+	case key.Matches(msg, k.Up):
+		a.q.up()
+		a.syncCode()
+	case key.Matches(msg, k.Down):
+		a.q.down(s)
+		a.syncCode()
+	case key.Matches(msg, k.Pick):
+		if n := pick(s, msg.Code); n >= 0 {
+			a.q.cursor = n
+			return a, a.answer(n)
+		}
+	case key.Matches(msg, k.Answer):
+		return a, a.answer(a.q.cursor)
+	case key.Matches(msg, k.Hint):
+		a.q.hint = !a.q.hint
+		if a.q.hint {
+			a.f.reveal = revealHint
+		}
+	case key.Matches(msg, k.Decide), key.Matches(msg, k.Solution):
+		// Nothing decides a race not run yet; the solution follows a
+		// wrong answer.
+	default:
+		cmd, _ := a.f.paneKey(msg)
+		return a, cmd
+	}
+	return a, nil
+}
+
+// answer takes option i as the learner's answer: the first to a
+// question is the one scored, right or wrong (progress.Answered).
+func (a asking) answer(i int) tea.Cmd {
+	s := a.f.s
+	opt := s.Options[i]
+	q := a.q
+	q.picked, q.first, q.cursor = i, i, i
+	f := a.f
+	f.reveal = revealAnswer
+	rec := nav.Send(progress.Answered{Lesson: f.env.lesson.ID, Step: f.i, Option: opt.ID, Correct: opt.Correct})
+	return nav.Send(answer{gen: f.gen, f: f, q: q, record: rec})
+}
+
+// relayout lays the question out: the options pinned under the prose,
+// and scrolling with the cursor when they would crowd it out.
+func (a *asking) relayout() {
+	f := &a.f
+	if !f.ready() {
+		return
+	}
+	tw := f.textWidth()
+	tb := a.textBlock(tw, 0)
+	share := 50
+	if a.q.hint {
+		share = 55
+	}
+	th := f.height(tb, share, true)
+	if rows := optionRows(tb, th); rows > 0 {
+		tb = a.textBlock(tw, rows)
+		a.q.optTop = tb.optTop
+	}
+	f.layout(tb, th, true)
+}
+
+func (a asking) laidOut() step {
+	a.relayout()
+	return a
+}
+
+// textBlock is the prose, the question and its options, and the hint.
+func (a asking) textBlock(w, optRows int) textBlock {
+	lines, tb := a.q.block(a.f, a.f.prose(w), w, optRows, false)
+	tb.lines = hintAndSolution(a.f, &tb, lines, a.q.hint, false, false, w)
+	return tb
+}
+
+func (a asking) View() string { return a.f.view(a.stage) }
+
+// stage is the race's setup, or the code.
+func (a asking) stage(w, h int) string {
+	if h < 2 {
+		return layout.Fit("", w, h)
+	}
+	f := a.f
+	switch {
+	case f.showsCode():
+		return f.codeStage(w, h)
+	case f.s.Race == nil:
+		return f.stageFrame("race", f.faint("This step has no race.", w, h-1), w, h)
+	case a.setupErr != nil:
+		return f.stageFrame("race", f.bad("the race could not run: "+a.setupErr.Error(), w, h-1), w, h)
+	}
+	title := "race " + f.s.Race.Scenario
+	if r := f.race.Run(); r != nil {
+		title = "race " + r.Outcome.Scenario
+	}
+	f.race.SetSize(w, h-1)
+	return f.stageFrame(title, f.race.View(), w, h)
+}
+
+func (a asking) SetSize(w, h int) step {
+	a.f.setSize(w, h)
+	return a.laidOut()
+}
+
+func (a asking) SetStyles(st *styles.Styles) step {
+	a.f.setStyles(st)
+	return a.laidOut()
+}
+
+func (a asking) Refresh(l Live) step {
+	a.live = l != nil
+	name := a.f.code.Name()
+	a.f.code.Show("")
+	a.f.setCode(name, true)
+	return a.laidOut()
+}
+
+func (a asking) ShortHelp() []key.Binding {
+	k := a.f.keys()
+	out := []key.Binding{withHelp(k.Down, "↑↓", "choose"), withHelp(k.Answer, "enter", "answer"), k.Hint}
+	return append(a.f.codeKey(out), k.Prev)
+}
+
+func (a asking) HelpGroups() []keyhelp.Group { return questionGroups(a.f, a.live) }
+
+// TakesKey: no panel is open before the answer (the race is its setup).
+func (a asking) TakesKey(tea.KeyPressMsg) bool { return false }
+
+// Owns: enter answers.
+func (a asking) Owns(msg tea.KeyPressMsg) bool { return key.Matches(msg, a.f.keys().Answer) }
+
+func (a asking) Frame() frame { return a.f }
+func (a asking) Stop()        {}
