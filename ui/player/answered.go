@@ -30,7 +30,7 @@ type answered struct {
 }
 
 func newAnswered(f frame, q question, races Races, req stage.Requests, t *tallies, l Live) (step, tea.Cmd) {
-	a := answered{f: f, q: q, show: shown{races: races, req: req, live: l}, tallies: t}
+	a := answered{f: f, q: q, show: shown{races: races, req: req, live: l, named: true}, tallies: t}
 	if a.f.reveal == revealTop {
 		a.f.reveal = revealAnswer // an answered step opens on its verdict
 	}
@@ -276,3 +276,6 @@ func (a answered) Owns(msg tea.KeyPressMsg) bool {
 
 func (a answered) Frame() frame { return a.f }
 func (a answered) Stop()        {}
+
+// Answered: only a question before its answer takes one.
+func (a answered) Answered() (answer, bool) { return answer{}, false }

@@ -10,6 +10,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
@@ -26,15 +27,26 @@ import (
 // step's choice, a step's plans when they answer it). The answer is
 // sent to the player (answer), which makes the step's answered model.
 type asking struct {
-	f   frame
-	q   question
-	src scenarios
+	f frame
+	q question
+	// scenario gives the race's scenario, and nothing else: it is the
+	// method value of the races, which cannot be asked for an outcome.
+	scenario func(lessons.RaceSpec) (*scenario.Scenario, error)
 	// setups keeps the setups made, shared by the lesson's steps.
 	setups   *setups
 	setupErr error
 	// live: a replay on a cluster will be offered once the race shows
 	// (its key is listed).
 	live bool
+	// taken is the answer just given, for the player to make the step's
+	// answered model (Answered).
+	taken *answer
+	// shown marks the text's lines that have been on screen, at width
+	// shownW; stemEnd is where the options start. The options answer
+	// only once every line above them has been shown (stemRead).
+	shown   []bool
+	shownW  int
+	stemEnd int
 }
 
 // setups are the questions' setups made so far, by race key.
@@ -68,17 +80,18 @@ type setupReady struct {
 }
 
 // answer is a question answered: the player makes the step's answered
-// model from the question as it stands, and record is the progress it
-// sends.
+// model from the question and the frame as they stand, at once (a key
+// typed right after the answer is the answered step's).
 type answer struct {
-	gen    int
-	f      frame
-	q      question
-	record tea.Cmd
+	f frame
+	q question
 }
 
 func newAsking(f frame, src scenarios, ss *setups, live bool) (step, tea.Cmd) {
-	a := asking{f: f, q: question{picked: -1, first: -1}, src: src, setups: ss, live: live}
+	a := asking{f: f, q: question{picked: -1, first: -1}, setups: ss, live: live}
+	if src != nil {
+		a.scenario = src.Scenario
+	}
 	var cmd tea.Cmd
 	if f.s.Race != nil {
 		cmd = a.setup()
@@ -96,13 +109,13 @@ func (a *asking) setup() tea.Cmd {
 		a.place(r)
 		return nil
 	}
-	if a.src == nil {
+	if a.scenario == nil {
 		a.setupErr = errNoScenarios
 		return nil
 	}
-	src, s, ss, gen := a.src, *a.f.s, a.setups, a.f.gen
+	scenarioOf, s, ss, gen := a.scenario, *a.f.s, a.setups, a.f.gen
 	return func() tea.Msg {
-		sc, err := src.Scenario(s.Spec(nil))
+		sc, err := scenarioOf(s.Spec(nil))
 		if err != nil {
 			return setupReady{gen: gen, err: err}
 		}
@@ -205,6 +218,7 @@ func (a asking) Update(msg tea.Msg) (step, tea.Cmd) {
 		return a, cmd
 	case tea.MouseWheelMsg:
 		a.f.wheel(msg)
+		a.see()
 		return a, nil
 	case tea.KeyPressMsg:
 		var cmd tea.Cmd
@@ -232,10 +246,10 @@ func (a asking) key(msg tea.KeyPressMsg) (asking, tea.Cmd) {
 	case key.Matches(msg, k.Pick):
 		if n := pick(s, msg.Code); n >= 0 {
 			a.q.cursor = n
-			return a, a.answer(n)
+			return a.answer(n)
 		}
 	case key.Matches(msg, k.Answer):
-		return a, a.answer(a.q.cursor)
+		return a.answer(a.q.cursor)
 	case key.Matches(msg, k.Hint):
 		a.q.hint = !a.q.hint
 		if a.q.hint {
@@ -251,17 +265,60 @@ func (a asking) key(msg tea.KeyPressMsg) (asking, tea.Cmd) {
 	return a, nil
 }
 
+// see marks the lines on screen as shown (afresh when the width, and so
+// the lines, changed).
+func (a *asking) see() {
+	lines := a.f.text.Lines()
+	w, _ := a.f.text.Size()
+	shown := make([]bool, len(lines))
+	if w == a.shownW {
+		copy(shown, a.shown)
+	}
+	for i := range lines {
+		shown[i] = shown[i] || a.f.text.Visible(i)
+	}
+	a.shown, a.shownW = shown, w
+}
+
+// stemRead reports whether every line above the options — the prose
+// and the question — has been on screen.
+func (a asking) stemRead() bool {
+	for i := range min(a.stemEnd, len(a.shown)) {
+		if !a.shown[i] {
+			return false
+		}
+	}
+	return len(a.shown) >= a.stemEnd
+}
+
 // answer takes option i as the learner's answer: the first to a
-// question is the one scored, right or wrong (progress.Answered).
-func (a asking) answer(i int) tea.Cmd {
+// question is the one scored, right or wrong (progress.Answered). While
+// some of the question has not been on screen (a short window keeps the
+// options pinned under it), the key reads on instead: an answer given
+// before the question was read whole is a guess the score would keep.
+func (a asking) answer(i int) (asking, tea.Cmd) {
+	if !a.stemRead() {
+		a.f.text.ScrollBy(max(1, a.f.textH/2))
+		a.f.reveal = revealNone
+		a.see()
+		return a, nav.Say("The question goes on above the options: read it to its end (pgdn), then answer.")
+	}
 	s := a.f.s
 	opt := s.Options[i]
 	q := a.q
 	q.picked, q.first, q.cursor = i, i, i
 	f := a.f
 	f.reveal = revealAnswer
-	rec := nav.Send(progress.Answered{Lesson: f.env.lesson.ID, Step: f.i, Option: opt.ID, Correct: opt.Correct})
-	return nav.Send(answer{gen: f.gen, f: f, q: q, record: rec})
+	a.taken = &answer{f: f, q: q}
+	return a, nav.Send(progress.Answered{Lesson: f.env.lesson.ID, Step: f.i, Option: opt.ID, Correct: opt.Correct})
+}
+
+// Answered is the answer just given, once.
+func (a asking) Answered() (answer, bool) {
+	if a.taken == nil {
+		return answer{}, false
+	}
+	return *a.taken, true
 }
 
 // relayout lays the question out: the options pinned under the prose,
@@ -283,6 +340,8 @@ func (a *asking) relayout() {
 		a.q.optTop = tb.optTop
 	}
 	f.layout(tb, th, true)
+	a.stemEnd = tb.opt
+	a.see()
 }
 
 func (a asking) laidOut() step {

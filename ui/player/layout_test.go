@@ -5,7 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
@@ -79,6 +83,7 @@ func TestOptionsScrollWithTheCursorUnderTheProse(t *testing.T) {
 	proseAboveQuestion(t, f)
 	uitest.CheckFrame(t, f.View(), 79, 22)
 	// Answering shows every option again, the text scrolling as a whole.
+	f.readQuestion()
 	f.Press("enter")
 	f.PlayAll()
 	f.notSee("options above", "options below", "option above", "option below")
@@ -98,6 +103,7 @@ func TestShortOptionsAreNotScrolled(t *testing.T) {
 // the rule names the race and the strategy reads in full under it.
 func TestChosenStrategyReadsInFullAtEightyColumns(t *testing.T) {
 	f := openSized(t, "lost-update", 1, 79, 22, longOptions)
+	f.readQuestion()
 	f.Press("2")
 	f.PlayAll()
 	label := f.player().Lesson().Steps[1].Options[1].Label
@@ -147,5 +153,63 @@ func TestInspectPanelTakesArrowsAndEsc(t *testing.T) {
 	f.Press("up")
 	if got := f.player().cursor(); got != 0 {
 		t.Fatalf("↑ with the panel closed left the option cursor at %d", got)
+	}
+}
+
+// A question taller than its pane keeps its options pinned under the
+// prose: they answer only once the whole question has been on screen;
+// until then an answer key reads on, and says why.
+func TestOptionsAnswerOnlyOnceTheQuestionWasShownWhole(t *testing.T) {
+	long := func(l *lessons.Lesson) {
+		var b strings.Builder
+		for i := range 30 {
+			fmt.Fprintf(&b, "Line %d of a long question's prose.\n\n", i+1)
+		}
+		b.WriteString("The sentence that decides it comes last.")
+		l.Steps[0].Text = b.String()
+	}
+	f := openSized(t, "lost-update", 0, 79, 22, long)
+	f.see("1. ")
+	f.notSee("The sentence that decides it comes last.")
+	var msgs []string
+	m, cmd := f.player().Update(uitest.Key("1"))
+	for _, msg := range runAll(cmd) {
+		if n, ok := msg.(nav.Note); ok {
+			msgs = append(msgs, n.Text)
+		}
+		if _, ok := msg.(progress.Change); ok && f.prog.Lessons["lost-update"] != nil && len(f.prog.Lessons["lost-update"].Answers) > 0 {
+			t.Fatal("an answer was recorded before the question was read")
+		}
+	}
+	f.Model = wrap{m}
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "read it to its end") {
+		t.Fatalf("the early answer said %q", msgs)
+	}
+	if _, ok := m.cur.(asking); !ok {
+		t.Fatal("the early answer answered the question")
+	}
+	f.readQuestion()
+	f.Press("2")
+	if a, ok := f.prog.Lessons["lost-update"].Answers[0]; !ok || a.Picked != "replicas" {
+		t.Fatalf("after reading it, the answer was not taken: %+v", f.prog.Lessons["lost-update"])
+	}
+}
+
+// runAll runs cmd and what it batches, and returns the messages.
+func runAll(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, runAll(c)...)
+		}
+		return out
+	case nil:
+		return nil
+	default:
+		return []tea.Msg{msg}
 	}
 }

@@ -79,6 +79,9 @@ type step interface {
 	Refresh(Live) step
 	// Stop ends what the step runs when the learner leaves it (a proof).
 	Stop()
+	// Answered is the answer a question has just taken: the player then
+	// puts the step's answered model in its place, in the same Update.
+	Answered() (answer, bool)
 }
 
 // Model is the lesson player.
@@ -137,6 +140,7 @@ func (n none) Owns(tea.KeyPressMsg) bool      { return false }
 func (n none) Frame() frame                   { return n.f }
 func (n none) Refresh(Live) step              { return n }
 func (n none) Stop()                          {}
+func (n none) Answered() (answer, bool)       { return answer{}, false }
 
 // ticker is the race views' clock: tea.Tick, or the tests' (SetTicker).
 func (e *lessonEnv) ticker(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd { return e.tick(d, fn) }
@@ -277,16 +281,6 @@ func (m Model) answered(f frame, q question) (step, tea.Cmd) {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
-	case answer:
-		if msg.gen != m.gen {
-			return m, nil // an answer to a step since left
-		}
-		// The question is answered: its next model may play the race.
-		m.cur.Stop()
-		var shown tea.Cmd
-		m.cur, shown = m.answered(msg.f, msg.q)
-		m.cur = m.cur.SetStyles(m.st).SetSize(m.w, m.h)
-		return m, tea.Batch(msg.record, shown)
 	case raceReady:
 		// The bookkeeping is the lesson's: a race computed while a
 		// question was open is not being computed any more.
@@ -321,6 +315,13 @@ func (m Model) key(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	m.cur, cmd = m.cur.Update(msg)
+	if a, ok := m.cur.Answered(); ok {
+		// The question is answered: its next model may play the race.
+		var shown tea.Cmd
+		m.cur, shown = m.answered(a.f, a.q)
+		m.cur = m.cur.SetStyles(m.st).SetSize(m.w, m.h)
+		cmd = tea.Batch(cmd, shown)
+	}
 	return m, cmd
 }
 

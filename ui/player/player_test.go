@@ -72,6 +72,20 @@ func openSized(t *testing.T, lesson string, step, w, h int, edit func(*lessons.L
 	return f
 }
 
+// readQuestion reads the step's text to its end and back to its top, as
+// a learner does before answering a question taller than the window
+// (the options answer only once the question has been on screen whole).
+func (f *fixture) readQuestion() { readQuestion(f.Driver) }
+
+func readQuestion(d *uitest.Driver) {
+	prev := ""
+	for i := 0; i < 100 && d.View() != prev; i++ {
+		prev = d.View()
+		d.Press("pgdown")
+	}
+	d.Press("home")
+}
+
 func (f *fixture) see(want ...string) {
 	f.T.Helper()
 	v := f.View()

@@ -304,3 +304,6 @@ func (p playing) Stop() {
 		p.play.Stop()
 	}
 }
+
+// Answered: only a question before its answer takes one.
+func (p playing) Answered() (answer, bool) { return answer{}, false }

@@ -185,3 +185,6 @@ func (r reading) Owns(msg tea.KeyPressMsg) bool {
 
 func (r reading) Frame() frame { return r.f }
 func (r reading) Stop()        {}
+
+// Answered: only a question before its answer takes one.
+func (r reading) Answered() (answer, bool) { return answer{}, false }

@@ -25,6 +25,9 @@ type shown struct {
 	live      Live
 	liveState liveState
 	liveErr   error
+	// named: the text names the row that decides the race (an answered
+	// question's does), so the race view keeps it in view.
+	named bool
 }
 
 // ask puts the step's race (with opt's strategy) on the stage: hidden at
@@ -59,6 +62,9 @@ func (sh *shown) apply(f *frame, k string, o *race.Outcome) tea.Cmd {
 	}
 	r := raceview.NewRun(o)
 	sh.put(f, k, r, sh.req.Hidden)
+	if d, ok := r.DecidingRow(); ok && sh.named {
+		f.race.Focus(d.Step)
+	}
 	if f.env.lesson.ID == "versions" && f.i == 0 { // lesson 1's first race: the race view's tour first
 		f.race.ShowTour()
 	}

@@ -115,3 +115,6 @@ func (s summary) TakesKey(tea.KeyPressMsg) bool { return false }
 func (s summary) Frame() frame                  { return s.f }
 func (s summary) Refresh(Live) step             { return s }
 func (s summary) Stop()                         {}
+
+// Answered: only a question before its answer takes one.
+func (s summary) Answered() (answer, bool) { return answer{}, false }

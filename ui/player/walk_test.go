@@ -167,6 +167,7 @@ func walkPack(t *testing.T, name string, p *lessons.Pack) (checked, failed int) 
 				for i, o := range s.Options {
 					a := open()
 					a.where = fmt.Sprintf("%s, answer %d", where, i+1)
+					readQuestion(a.d)
 					a.d.Press(fmt.Sprint(i + 1))
 					extra := ""
 					if !o.Correct {

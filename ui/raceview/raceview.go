@@ -174,6 +174,9 @@ type Model struct {
 	tour, toured bool
 	// setupNote says why the race is held at its setup.
 	setupNote string
+	// focus is the step whose row stays in the timeline's window once
+	// the race has played past it (-1: none; see Focus).
+	focus int
 	// open: the run may go on (the sandbox plays it a step at a time), so
 	// the status says what happened so far, not how the race ended.
 	open bool
@@ -187,7 +190,7 @@ type Model struct {
 
 // New returns an empty race view.
 func New(st *styles.Styles) Model {
-	return Model{id: int(lastID.Add(1)), idx: -1, speed: DefaultSpeed, st: st, fc: &frameCache{}, Keys: DefaultKeys(), Tick: tea.Tick}
+	return Model{id: int(lastID.Add(1)), idx: -1, focus: -1, speed: DefaultSpeed, st: st, fc: &frameCache{}, Keys: DefaultKeys(), Tick: tea.Tick}
 }
 
 // SetStyles replaces the styles (the terminal's background was learnt).
@@ -202,7 +205,7 @@ func (m *Model) SetSize(w, h int) { m.w, m.h = w, h }
 func (m *Model) SetRun(r *Run, hidden bool) {
 	m.setupNote = "paused at step 0 until you answer"
 	hidden = hidden || r.Setup()
-	m.run, m.hidden, m.idx, m.playing, m.scroll = r, hidden, -1, false, 0
+	m.run, m.hidden, m.idx, m.playing, m.scroll, m.focus = r, hidden, -1, false, 0, -1
 	m.inspect, m.iscroll, m.tour = false, 0, false
 	m.gen++
 	if r != nil && !m.speedChosen {
@@ -214,6 +217,12 @@ func (m *Model) SetRun(r *Run, hidden bool) {
 // more steps may follow. The playback line is left out (the screen around
 // the view plays the race) and an unfinished race is not called finished.
 func (m *Model) SetOpen(open bool) { m.open = open }
+
+// Focus keeps the row of step i in the timeline's window once the race
+// has played to its end: the row the text names ("Row 6 decides it") is
+// on screen, however short the pane. A race that plays follows its last
+// step, and stepping through it shows the step selected, as ever.
+func (m *Model) Focus(i int) { m.focus = i }
 
 // SetSetupNote replaces the note beside "Before the race".
 func (m *Model) SetSetupNote(n string) { m.setupNote = n }
@@ -443,10 +452,24 @@ func (m Model) View() string {
 	// it needs); the object gets the rest: as YAML when that fits, as its
 	// changes alone when the window is short. The owners go before the
 	// object: a lesson about them points at them once the race is over,
-	// when the verdict's lines take room too; they give way only when the
-	// timeline would be left less than its header and two rows.
+	// when the verdict's lines take room too; they give way when the
+	// timeline would be left less than its header and two rows, or the
+	// row the text names (Focus). The verdict's lines give way last, cut
+	// short.
+	focus := -1
+	if !m.playing && m.idx >= m.last() {
+		focus = m.focus
+	}
+	keep := len(header) + min(2, countLines(blocks))
+	if at := slices.IndexFunc(blocks, func(b block) bool { return b.step == focus }); focus >= 0 && at >= 0 {
+		keep = max(keep, len(header)+len(blocks[at].lines))
+	}
+	if len(status) > 1 && m.h-len(status) < keep {
+		n := max(1, m.h-keep)
+		status = append(append([]string(nil), status[:n-1]...), layout.Truncate(status[n-1], m.w-2)+m.st.Faint.Render(" …"))
+	}
 	avail := m.h - len(status)
-	if len(owners) > 0 && avail-len(owners) >= len(header)+2 {
+	if len(owners) > 0 && avail-len(owners) >= keep {
 		avail -= len(owners)
 	} else {
 		owners = nil
@@ -465,7 +488,7 @@ func (m Model) View() string {
 	if objH > 0 {
 		tlH = avail - objH - 1
 	}
-	lines := windowBlocks(header, blocks, tlH)
+	lines := windowAround(header, blocks, tlH, focus)
 	lines = append(lines, status...)
 	lines = append(lines, owners...)
 	if objH > 0 {

@@ -1,6 +1,7 @@
 package raceview
 
 import (
+	"slices"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -325,6 +326,13 @@ func (m Model) waitLines(wt race.Wait, g geometry, lane, w int) []string {
 // windowBlocks keeps the header and as many whole blocks as fit, ending
 // with the newest; a block taller than the room shows its first lines.
 func windowBlocks(header []string, blocks []block, h int) []string {
+	return windowAround(header, blocks, h, -1)
+}
+
+// windowAround is windowBlocks keeping the row of step focus in view
+// (-1: none): when the last rows leave it out, the window starts a row
+// above it and goes on as far as it can.
+func windowAround(header []string, blocks []block, h, focus int) []string {
 	if h <= 0 {
 		return nil
 	}
@@ -337,6 +345,25 @@ func windowBlocks(header []string, blocks []block, h int) []string {
 	for start > 0 && used+len(blocks[start-1].lines) <= room {
 		start--
 		used += len(blocks[start].lines)
+	}
+	if at := slices.IndexFunc(blocks, func(b block) bool { return b.step == focus }); focus >= 0 && at >= 0 && at < start {
+		// The row above it, for context, when it fits with it.
+		start = at
+		if at > 0 && len(blocks[at-1].lines)+len(blocks[at].lines) <= room {
+			start = at - 1
+		}
+		out := append([]string(nil), header...)
+		for _, b := range blocks[start:] {
+			if len(out)+len(b.lines) > h {
+				break
+			}
+			out = append(out, b.lines...)
+		}
+		if len(out) == len(header) {
+			// A row taller than the room: its first lines.
+			out = append(out, blocks[at].lines[:room]...)
+		}
+		return out
 	}
 	out := append([]string(nil), header...)
 	if start == len(blocks) && len(blocks) > 0 {
