@@ -1,8 +1,8 @@
 package raceview
 
 import (
-	"slices"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
