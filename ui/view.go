@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
 
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/chrome"
@@ -34,7 +35,7 @@ func (m Model) render() string {
 	// Untrusted text is escaped where it enters the screens (displayPack,
 	// the race runs); this guard catches whatever was missed (an error
 	// message, a file name), keeping only the styles' own SGR sequences.
-	return termsafe.Styled(m.header(title) + "\n" + layout.Fit(body, m.w, bodyH) + "\n" + m.keyBar(barKeys{m.shortHelp(), m.fullHelp()}))
+	return termsafe.Styled(m.header(title) + "\n" + layout.Fit(body, m.w, bodyH) + "\n" + m.keyBar(barKeys{m.fitKeys(m.shortHelp()), m.fullHelp()}))
 }
 
 func (m Model) header(title string) string {
@@ -65,6 +66,34 @@ func (m Model) warningHeader(left string) string {
 	warn := layout.Truncate(m.status, m.w-layout.MaxWidth(left)-2)
 	gap := m.w - layout.MaxWidth(left) - layout.MaxWidth(warn) - 1
 	return layout.Pad(left+strings.Repeat(" ", max(1, gap))+m.st.Warn.Render(warn)+" ", m.w)
+}
+
+// fitKeys is as many of keys as the key bar has room for, whole: the
+// screens list their keys most needed first, so what does not fit goes
+// from the end — quit first (q works everywhere), then the screen's last
+// keys — and the key list (?) stays: every key left out is on it. A bar
+// cut mid-way ("…") could hide the one key the step needs.
+func (m Model) fitKeys(keys []key.Binding) []key.Binding {
+	h := m.help
+	h.SetWidth(0)
+	fits := func(ks []key.Binding) bool { return lipgloss.Width(h.ShortHelpView(ks)) <= m.w-1 }
+	if fits(keys) {
+		return keys
+	}
+	var own, global []key.Binding
+	for _, b := range keys {
+		switch {
+		case key.Matches(pressOf(b), m.keys.Quit):
+		case key.Matches(pressOf(b), m.keys.Help):
+			global = append(global, b)
+		default:
+			own = append(own, b)
+		}
+	}
+	for len(own) > 0 && !fits(append(own[:len(own):len(own)], global...)) {
+		own = own[:len(own)-1]
+	}
+	return append(own, global...)
 }
 
 func (m Model) keyBar(k help.KeyMap) string {

@@ -301,7 +301,7 @@ func (a asking) answer(i int) (asking, tea.Cmd) {
 		a.f.text.ScrollBy(max(1, a.f.textH/2))
 		a.f.reveal = revealNone
 		a.see()
-		return a, nav.Say("The question goes on above the options: read it to its end (pgdn), then answer.")
+		return a, nav.Say("The question goes on above the options: read it to its end first (pgdn).")
 	}
 	s := a.f.s
 	opt := s.Options[i]

@@ -399,7 +399,8 @@ func (m Model) ShortHelp() []key.Binding {
 	}
 	switch m.tab {
 	case buildTab:
-		out = []key.Binding{relabel(k.Down, "↑↓", "select"), relabel(k.Right, "←→", "change"), k.Enter, k.Delete}
+		// Deleting a row comes after the way to the other tabs.
+		return []key.Binding{relabel(k.Down, "↑↓", "select"), relabel(k.Right, "←→", "change"), k.Enter, k.NextTab, k.Delete, k.Save}
 	case raceTab:
 		if m.race.Inspecting() {
 			rk := m.race.Keys
