@@ -333,6 +333,11 @@ func (m Model) View() string {
 			}
 		}
 	}
+	if best := m.playBest(l); best != "" {
+		for _, pl := range layout.Lines(layout.Wrap(best, w-2)) {
+			panel = append(panel, "  "+st.Faint.Render(pl))
+		}
+	}
 	var note []string
 	if m.notice != "" {
 		note = layout.Lines(layout.Wrap(styles.Warn+" "+m.notice, w))
@@ -444,6 +449,34 @@ func (m Model) state(l *lessons.Lesson, room int) string {
 		s = "… " + step + answered
 	}
 	return st.Warn.Render(s)
+}
+
+// playBest is a lesson's play steps, each one's best against par: "Play:
+// step 3 best 5 moves (par 4) · step 6 not solved yet" ("" without any).
+func (m Model) playBest(l *lessons.Lesson) string {
+	if l == nil {
+		return ""
+	}
+	var parts []string
+	r := m.prog.Lessons[l.ID]
+	for i, s := range l.Steps {
+		if s.Kind != lessons.Play || s.Goal == nil {
+			continue
+		}
+		unit := "moves"
+		if !s.Goal.IsBreak() {
+			unit = "changes"
+		}
+		if r != nil && r.Answers[i].Correct {
+			parts = append(parts, fmt.Sprintf("step %d best %d %s (par %d)", i+1, r.Answers[i].Best, unit, s.Goal.Par))
+		} else {
+			parts = append(parts, fmt.Sprintf("step %d not solved yet", i+1))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Play: " + strings.Join(parts, " · ")
 }
 
 // questionSteps marks the lesson's question steps, the ones scored.

@@ -398,3 +398,37 @@ func TestDoneWithoutAnswersSaysSo(t *testing.T) {
 		t.Fatalf("a lesson done with nothing answered:\n%s", v)
 	}
 }
+
+// The selected lesson's panel says how its play steps went: each one's
+// best against par, or that it is not solved yet.
+func TestPanelShowsPlayBestAgainstPar(t *testing.T) {
+	p, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for li, l := range p.Lessons {
+		var play []int
+		for i, s := range l.Steps {
+			if s.Kind == lessons.Play {
+				play = append(play, i)
+			}
+		}
+		if len(play) == 0 {
+			continue
+		}
+		prog := progress.New()
+		prog.Apply(progress.Played{Lesson: l.ID, Step: play[0], Moves: l.Steps[play[0]].Goal.Par + 1, Par: l.Steps[play[0]].Goal.Par})
+		m := New(p.Lessons, Modes, prog, "", styles.New(true, true))
+		m.SetSize(100, 40)
+		for range li + 1 { // past "continue" to the lesson
+			m, _ = press(m, "down")
+		}
+		v := strings.Join(strings.Fields(ansi.Strip(m.View())), " ")
+		want := fmt.Sprintf("step %d best %d", play[0]+1, l.Steps[play[0]].Goal.Par+1)
+		if !strings.Contains(v, "Play: "+want) || !strings.Contains(v, fmt.Sprintf("(par %d)", l.Steps[play[0]].Goal.Par)) {
+			t.Fatalf("lesson %d's panel lacks %q:\n%s", li+1, want, ansi.Strip(m.View()))
+		}
+		return
+	}
+	t.Fatal("the course has no play step: this test checks nothing")
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/playgoal"
+	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
@@ -49,10 +50,14 @@ type proveProgress struct {
 }
 
 type proveDone struct {
-	gen     int
-	res     playgoal.FixResult
+	gen int
+	res playgoal.FixResult
+	// example is an order played: one that loses (not proven), or, once
+	// proven, an order that failed before, played with these settings.
 	example *race.Outcome
-	err     error
+	// order is that order as it failed before (proven).
+	order []string
+	err   error
 }
 
 // row is one line of the settings table: a controller's knob.
@@ -91,6 +96,11 @@ type Model struct {
 	// the stage is short the settings table folds to one line so the
 	// race has the room; esc or a settings key brings the table back.
 	watching bool
+	// failed is the last order a proof found failing; passing: the
+	// example on the stage is that order (or the race's own first
+	// failure) played with the settings proven, which pass it.
+	failed  []string
+	passing bool
 
 	// attempts counts finished attempts: races that ended, solutions,
 	// proofs. solved: the goal is met now (this race, these settings);
@@ -248,6 +258,64 @@ func (m Model) HandlesKey(msg tea.KeyPressMsg) bool {
 	return m.race.HandlesKey(msg)
 }
 
+// shown are the rows of the settings table that mean something for the
+// settings as they are (the sandbox's rule: "with RV" only for a patch,
+// "test" only for a JSON patch, "force" only for an apply).
+func (m Model) shown() []row {
+	sc, err := lessons.Tuned(m.base, m.settings)
+	if err != nil {
+		return m.rows
+	}
+	var out []row
+	for _, r := range m.rows {
+		if s, ok := draft.Lookup(string(r.knob.Name)); ok && !s.Shown(sc, m.ctrlIndex(r.ctrl)) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// ctrlIndex is the controller's place in the race.
+func (m Model) ctrlIndex(name string) int {
+	for i, c := range m.base.Controllers {
+		if c.Name == name {
+			return i
+		}
+	}
+	return 0
+}
+
+// explain says what the selected setting's value does, where it is
+// changed.
+func (m Model) explain(r row) string {
+	v := m.settings[r.ctrl][r.knob.Name]
+	if r.knob.Name == lessons.KnobRequeue {
+		if v == "0" {
+			return "an error left after the retries is dropped: nothing brings the key back"
+		}
+		return "an error left after the retries goes back to the workqueue, up to " + v + " times, later each time, then is dropped"
+	}
+	sc, err := lessons.Tuned(m.base, m.settings)
+	s, ok := draft.Lookup(string(r.knob.Name))
+	if err != nil || !ok {
+		return ""
+	}
+	return s.Explain(sc, m.ctrlIndex(r.ctrl))
+}
+
+// hideMeaningless puts the settings the table no longer shows back to
+// the race's own: a change that means nothing is not one.
+func (m *Model) hideMeaningless() {
+	shown := m.shown()
+	for _, r := range m.rows {
+		if !slices.ContainsFunc(shown, func(x row) bool { return x.ctrl == r.ctrl && x.knob.Name == r.knob.Name }) {
+			m.settings[r.ctrl][r.knob.Name] = m.startSet[r.ctrl][r.knob.Name]
+		}
+	}
+	m.cursor = max(0, min(m.cursor, len(shown)-1))
+}
+
 // provenNow reports whether the settings on show are the ones the last
 // proof was about.
 func (m Model) provenNow() bool {
@@ -368,14 +436,14 @@ func (m Model) fixKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.cursor = max(0, m.cursor-1)
 	case key.Matches(msg, k.Down):
 		m.watching = false
-		m.cursor = min(len(m.rows)-1, m.cursor+1)
+		m.cursor = min(len(m.shown())-1, m.cursor+1)
 	case key.Matches(msg, k.Left, k.Right) && len(m.rows) > 0:
 		m.watching = false
 		d := 1
 		if key.Matches(msg, k.Left) {
 			d = -1
 		}
-		r := m.rows[m.cursor]
+		r := m.shown()[m.cursor]
 		vals := r.knob.Values
 		cur := slices.Index(vals, m.settings[r.ctrl][r.knob.Name])
 		if cur < 0 {
@@ -386,10 +454,14 @@ func (m Model) fixKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		// A copy: an older model (or a proof) may still hold the map.
 		m.settings = m.settings.Clone()
 		m.settings[r.ctrl][r.knob.Name] = vals[(cur+d+len(vals))%len(vals)]
+		m.hideMeaningless()
 		if m.proving {
 			// The proof running is about other settings now.
 			m.Stop()
 		}
+		// The example on the stage was the old settings'.
+		m.race.SetRun(nil, false)
+		m.passing = false
 		m.solved = m.provenNow() && m.result.Proven()
 		m.notice = ""
 	case key.Matches(msg, k.Prove):
@@ -404,7 +476,7 @@ func (m Model) fixKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			case m.proving:
 				m.say(false, "no example yet: the proof is still counting")
 			case m.provenNow() && m.result.Proven():
-				m.say(false, "no example to watch: no order fails with these settings")
+				m.say(false, "no example to watch: no order ever failed here")
 			default:
 				m.say(false, "no example to watch: prove the settings first (enter)")
 			}
@@ -442,7 +514,8 @@ func (m Model) prove() (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.proving, m.cancel, m.done, m.notice = true, cancel, 0, ""
 	ch := make(chan int, 1)
-	goal := m.goal
+	goal, failed := m.goal, m.failed
+	start, _ := lessons.Tuned(m.base, m.startSet)
 	run := func() tea.Msg {
 		defer close(ch)
 		defer cancel()
@@ -454,7 +527,9 @@ func (m Model) prove() (Model, tea.Cmd) {
 			return ctx.Err() == nil
 		}})
 		d := proveDone{gen: gen, res: res, err: err}
-		if err == nil && res.Bad > 0 && len(res.Example) > 0 {
+		switch {
+		case err != nil:
+		case res.Bad > 0 && len(res.Example) > 0:
 			// The order that loses, played, for the learner to watch.
 			moves, err := scenario.ParseMoves(res.Example)
 			if err != nil {
@@ -462,6 +537,18 @@ func (m Model) prove() (Model, tea.Cmd) {
 				return d
 			}
 			d.example, d.err = race.Run(sc, race.Schedule{Moves: moves})
+		case res.Proven():
+			// Proven: an order that failed before, now passing. The last
+			// one a proof found, else one of the race as written.
+			if len(failed) == 0 && start != nil {
+				if was, err := playgoal.ProveFix(ctx, goal, start, explore.Options{}); err == nil {
+					failed = was.Example
+				}
+			}
+			if len(failed) > 0 {
+				d.order = failed
+				d.example, _ = replayOrder(sc, failed)
+			}
 		}
 		return d
 	}
@@ -495,20 +582,68 @@ func (m Model) proved(msg proveDone) (Model, tea.Cmd) {
 		m.attempts++
 	}
 	m.race.SetRun(nil, false)
+	m.passing = false
 	if msg.example != nil {
-		m.race.SetRun(raceview.NewRun(msg.example), false)
+		r := raceview.NewRun(msg.example)
+		m.race.SetRun(r, false)
 		m.race.SetIndex(len(msg.example.Steps) - 1)
+		if d, ok := r.DecidingRow(); ok {
+			// The row that decides it stays in view, however short the stage.
+			m.race.Focus(d.Step)
+		}
 	}
 	if !res.Proven() {
 		m.solved = false
+		m.failed = res.Example
+		// The example is what to look at now: on a short stage the table
+		// folds so that its rows show.
+		m.watching = msg.example != nil
 		return m, nil
 	}
+	m.passing = msg.example != nil
+	m.failed = msg.order
 	m.solved = true
 	n := m.Moves()
 	if m.best == 0 || n < m.best {
 		m.best = n
 	}
 	return m, m.report(n, m.changes())
+}
+
+// replayOrder plays order on sc as far as it goes — a step of a
+// controller that has finished, or a cache with nothing to deliver, is
+// passed over — then the race to its end, each controller in turn: an
+// order found under other settings, played with these.
+func replayOrder(sc *scenario.Scenario, order []string) (*race.Outcome, error) {
+	moves, err := scenario.ParseMoves(order)
+	if err != nil {
+		return nil, err
+	}
+	w, err := race.New(sc)
+	if err != nil {
+		return nil, err
+	}
+	budget := sc.StepBudget()
+	for _, mv := range moves {
+		if len(w.Taken()) >= budget {
+			break
+		}
+		if slices.Contains(w.Enabled(), mv) {
+			if err := w.Step(mv); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for !w.Done() && len(w.Taken()) < budget {
+		next := w.Enabled()
+		if len(next) == 0 {
+			break
+		}
+		if err := w.Step(next[0]); err != nil {
+			return nil, err
+		}
+	}
+	return w.Outcome(), nil
 }
 
 // changes lists the settings changed from the race's ("a.write=update").
@@ -665,6 +800,9 @@ func (m Model) watchLines(w int) []string {
 	}
 	lines := []string{m.counter("changes:") + st.Faint.Render(" · "+ch)}
 	status := st.Warn.Render("watching an example")
+	if m.passing {
+		status = st.OK.Render(styles.OK+" an order that failed before, now passing") + st.Faint.Render(": "+termsafe.Escape(strings.Join(m.failed, " ")))
+	}
 	if r := m.result; r != nil && m.provenNow() && !r.Proven() && !r.Truncated {
 		status = st.Bad.Render(fmt.Sprintf("%s %d of %s %s %s", styles.Bad, r.Bad, Count(r.Schedules, "order"), agree(r.Bad, "ends", "end"), r.Verdict)) + ", e.g. this one"
 	}
@@ -790,7 +928,8 @@ func (m Model) fixLines(w int) []string {
 			valW = max(valW, len(v)+4)
 		}
 	}
-	for i, r := range m.rows {
+	shown := m.shown()
+	for i, r := range shown {
 		v := m.settings[r.ctrl][r.knob.Name]
 		cur := "  "
 		val := "  " + v + "  "
@@ -803,6 +942,13 @@ func (m Model) fixLines(w int) []string {
 			line += st.Warn.Render(" changed")
 		}
 		lines = append(lines, line)
+	}
+	if m.cursor < len(shown) {
+		// What the value under the cursor does, where it is changed.
+		r := shown[m.cursor]
+		if e := m.explain(r); e != "" {
+			lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render(string(r.knob.Name)+": "+e), w))...)
+		}
 	}
 	lines = append(lines, layout.Lines(layout.Wrap(m.fixStatus(), w))...)
 	if m.answer {
@@ -827,8 +973,12 @@ func (m Model) fixStatus() string {
 	case r.Truncated:
 		return st.Warn.Render(fmt.Sprintf("not proven: the explorer stopped after %s", orders(r.Schedules)))
 	case r.Proven():
-		return st.OK.Render(styles.OK+" Proven: ") + fmt.Sprintf("none of %s ends %s. ", orders(r.Schedules), verdicts(m.goal.Fix)) +
+		text := st.OK.Render(styles.OK+" Proven: ") + fmt.Sprintf("none of %s ends %s. ", orders(r.Schedules), verdicts(m.goal.Fix)) +
 			st.OK.Render("Solved: ") + verdictOf(m.Moves(), m.goal.Par, "change")
+		if m.passing {
+			text += st.Faint.Render(" · space watches " + termsafe.Escape(strings.Join(m.failed, " ")) + ", an order that failed before, now passing")
+		}
+		return text
 	}
 	return st.Bad.Render(fmt.Sprintf("%s %d of %s %s %s", styles.Bad, r.Bad, orders(r.Schedules), agree(r.Bad, "ends", "end"), r.Verdict)) +
 		", e.g. " + termsafe.Escape(strings.Join(r.Example, " ")) + st.Faint.Render(" · space watches it")

@@ -14,6 +14,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/playgoal"
 	"github.com/conflictlab/conflictlab/lessons/racecache"
+	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
@@ -368,8 +369,9 @@ func rowsShown(v string) int {
 
 // At 80×24 the player gives the stage 13 rows under the text: with the
 // settings table and the verdict above it, a failed proof's example had
-// room for one or two of its rows. Watching it folds the table to one
-// line; esc, a settings key or a new proof bring the table back.
+// room for one or two of its rows. A failed proof's example is watched
+// at once: the table folds to one line so that its rows show; esc, a
+// settings key or a new proof bring the table back.
 func TestFixWatchGivesTheExampleRoom(t *testing.T) {
 	m := open(t, 1, 79, 13)
 	m.Reserved = []key.Binding{key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "zoom race"))}
@@ -378,10 +380,16 @@ func TestFixWatchGivesTheExampleRoom(t *testing.T) {
 	if steps < 6 {
 		t.Fatalf("the example has %d steps: too few to tell a folded table from a full one", steps)
 	}
-	see(t, m, "› a   write  ‹ update ›", "b   retry", "space watches it")
-	if m.Watching() {
-		t.Fatal("watching before space")
+	if !m.Watching() {
+		t.Fatal("a failed proof's example is not given the stage")
 	}
+	if got := rowsShown(view(m)); got < 2 {
+		t.Fatalf("a failed proof at 79×13 shows %d lines of its example, want its rows:\n%s", got, view(m))
+	}
+	see(t, m, "orders end lost, e.g. this one", "esc settings")
+	notSee(t, m, "b   retry")
+	m, _ = press(t, m, "esc")
+	see(t, m, "› a   write  ‹ update ›", "b   retry", "space watches it")
 	// space plays the example from its start; . steps it (paused).
 	m, _ = press(t, m, "space")
 	if !m.Watching() || !m.Race().Playing() {
@@ -427,10 +435,10 @@ func TestFixWatchGivesTheExampleRoom(t *testing.T) {
 	if m.Race().Playing() || !m.Watching() {
 		t.Fatalf("space twice: playing %v, watching %v", m.Race().Playing(), m.Watching())
 	}
-	// A new proof ends it.
+	// A new proof that fails again shows its own example.
 	m, _ = press(t, m, "enter")
-	if m.Watching() {
-		t.Fatal("watching after a new proof")
+	if !m.Watching() {
+		t.Fatal("a new failed proof does not show its example")
 	}
 	// A stage tall enough for the table and the example keeps the table.
 	m = open(t, 1, 100, 40)
@@ -548,8 +556,8 @@ func TestPlayedOutBreakKeepsItsRows(t *testing.T) {
 	see(t, m, "Goal:")
 }
 
-// TestNothingToWatchSaysWhy: space on a fix step with no failing example
-// says why there is none: not proven yet, or proven (no order fails).
+// TestNothingToWatchSaysWhy: space on a fix step with no example says
+// why there is none (not proven yet); once proven there is one to watch.
 func TestNothingToWatchSaysWhy(t *testing.T) {
 	m := open(t, 1, 100, 30)
 	m, _ = press(t, m, "space")
@@ -559,7 +567,50 @@ func TestNothingToWatchSaysWhy(t *testing.T) {
 	if !m.Solved() {
 		t.Fatalf("the author's fix did not solve the fixture's fix step:\n%s", view(m))
 	}
+	// Proven, the example is an order that failed before, now passing.
+	see(t, m, "space watches a b a b, an order", "now passing")
 	m, _ = press(t, m, "space")
-	see(t, m, "no order fails with these settings")
+	if !m.Watching() || m.Race().Run() == nil || m.Race().Run().Outcome.Verdict == race.VerdictLost {
+		t.Fatalf("space after the proof does not watch a passing order:\n%s", view(m))
+	}
 	notSee(t, m, "prove the settings first")
+}
+
+// A fix step's table offers only the settings that mean something for
+// the settings as they are, says what the value under the cursor does,
+// and clears the example of the old settings on every change.
+func TestFixTableMeansWhatItShows(t *testing.T) {
+	p, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := p.Lesson("controller-runtime-client")
+	i := slices.IndexFunc(l.Steps, func(s lessons.Step) bool { return s.Kind == lessons.Play })
+	m := openIn(t, p, l, i, 100, 40)
+	// b merge-patches: "with RV" means something, and says what.
+	see(t, m, "b   write", "b   withRV", "write: JSON merge patch")
+	m, _ = press(t, m, "down", "right") // withRV: true
+	see(t, m, "withRV: the patch carries the RV it read")
+	if m.settings["b"]["withRV"] != "true" {
+		t.Fatalf("withRV is %q", m.settings["b"]["withRV"])
+	}
+	// A failed proof leaves its example on the stage…
+	m, _ = press(t, m, "enter")
+	if m.Race().Run() == nil {
+		t.Fatalf("no example after a failed proof:\n%s", view(m))
+	}
+	// …until a setting changes: an update has no "with RV" to send, the
+	// row goes, and its change with it.
+	m, _ = press(t, m, "up", "right")
+	if m.Race().Run() != nil {
+		t.Fatal("the old settings' example stayed on the stage after a change")
+	}
+	notSee(t, m, "b   withRV")
+	if got := m.settings["b"]["withRV"]; got != m.startSet["b"]["withRV"] {
+		t.Fatalf("the hidden withRV stays changed: %q", got)
+	}
+	if n := m.Moves(); n != 1 {
+		t.Fatalf("%d changes counted, want 1 (the write)", n)
+	}
+	see(t, m, "write: PUT of the whole object")
 }

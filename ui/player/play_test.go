@@ -34,7 +34,8 @@ func openPlay(t *testing.T, step, w, h int, prog *progress.Progress) *fixture {
 
 func TestPlayBreakStepRecordsASolution(t *testing.T) {
 	f := openPlay(t, 0, 100, 30, nil)
-	f.see("Make a's data.owner get lost.", "play: break it", "moves 0 · par 4", "step the controllers by their keys")
+	f.see("Make a's data.owner get lost.", "play: break it", "moves 0 · par 4", "step the controllers by their keys",
+		"Scored: your first solution, at par or over it")
 	// s does nothing before an attempt or the hint.
 	f.Press("s")
 	f.notSee("Author's order", "Solution")
@@ -58,6 +59,10 @@ func TestPlayBreakStepRecordsASolution(t *testing.T) {
 		t.Fatalf("enter left the player at step %d", f.player().Step())
 	}
 	f.see("play: fix it", "changes: 0 · par 2")
+	// The summary keeps each play step's best against par.
+	f.Press("n")
+	f.see("best 4 moves, par 4.", "not solved yet.")
+	f.Press("p")
 	// Back on the break step, the best is shown and the race is fresh.
 	f.Press("p")
 	f.see("✓ Solved. Best: 4 moves; par 4.", "moves 0 · par 4 · best 4")

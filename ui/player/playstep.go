@@ -192,13 +192,19 @@ func (p playing) textBlock(w int) textBlock {
 	} else if s.Goal != nil && s.Goal.IsBreak() {
 		lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render(
 			"On the stage: step the controllers by their keys until the goal is met, in as few moves as you can. ⌫ takes a move back."), w))...)
+		lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render(scoringRule), w))...)
 	} else {
 		lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render(
 			"On the stage: ↑↓ pick a setting, ←→ change it, enter proves the settings over every order. Change as few as you can."), w))...)
+		lines = append(lines, layout.Lines(layout.Wrap(st.Faint.Render(scoringRule), w))...)
 	}
 	tb.lines = hintAndSolution(f, &tb, lines, p.hint, p.sol, p.solved, w)
 	return tb
 }
+
+// scoringRule says how a play step is scored, before it is solved (the
+// solved line says how it was).
+const scoringRule = "Scored: your first solution, at par or over it; the best one is kept."
 
 func (p playing) View() string { return p.f.view(p.stage) }
 

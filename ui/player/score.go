@@ -136,3 +136,32 @@ func joinAnd(s []string) string {
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
+
+// playLines are the summary's play steps: each one's best against par,
+// or that it is not solved yet.
+func playLines(env *lessonEnv, st *styles.Styles, w int) []string {
+	var out []string
+	for i, s := range env.lesson.Steps {
+		if s.Kind != lessons.Play || s.Goal == nil {
+			continue
+		}
+		unit := "move"
+		if !s.Goal.IsBreak() {
+			unit = "change"
+		}
+		text := fmt.Sprintf("Play, step %d (%s): not solved yet.", i+1, s.Title)
+		if a, ok := env.rec().Answers[i]; ok && a.Correct {
+			text = fmt.Sprintf("Play, step %d (%s): best %s, par %d.", i+1, s.Title, count(a.Best, unit), s.Goal.Par)
+		}
+		out = append(out, layout.Lines(layout.Wrap(text, w-2))...)
+	}
+	return out
+}
+
+// count is n and the noun, in number: "1 move", "4 moves".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -73,6 +73,7 @@ func (s summary) View() string {
 	}
 	lines = append(lines, "")
 	lines = append(lines, scoreLines(env, st, w)...)
+	lines = append(lines, playLines(env, st, w)...)
 	lines = append(lines, "")
 	if s.next != nil {
 		lines = append(lines, st.Accent.Render("enter")+": next lesson — "+s.next.Title)
