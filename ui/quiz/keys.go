@@ -17,6 +17,9 @@ type KeyMap struct {
 	// Back is esc: from a reviewed question to the score, else out of
 	// the quiz (the root's).
 	Back key.Binding
+	// Zoom gives a question's race or code the whole screen (tab; the
+	// form's tab moves between its fields).
+	Zoom key.Binding
 	Race raceview.KeyMap
 	// Text scrolls the question column.
 	Text textpane.KeyMap
@@ -38,6 +41,7 @@ func DefaultKeys() KeyMap {
 		New:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new quiz")),
 		Lesson:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "open the lesson")),
 		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Zoom:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "zoom race/code")),
 		Race:       raceview.DefaultKeys(),
 		Text:       textpane.DefaultKeys(),
 	}
@@ -102,13 +106,16 @@ func (m Model) shortHelp() []key.Binding {
 // them into as many columns as the window has room for.
 func (m Model) HelpGroups() []keyhelp.Group {
 	k := m.Keys
+	// The arrows' binding without tab, which zooms on a question (the
+	// form's fields take it too, unlisted).
+	arrows := key.NewBinding(key.WithKeys("up", "down", "k", "j"), key.WithHelp("↑↓/jk", "option/field"))
 	return []keyhelp.Group{
-		{Title: "Answer", Keys: []key.Binding{withHelp(k.Down, "↑↓/jk", "option/field"), withHelp(k.Pick, "1-4", "answer"),
+		{Title: "Answer", Keys: []key.Binding{arrows, withHelp(k.Pick, "1-4", "answer"),
 			withHelp(k.Enter, "enter", "start/answer/next"), withHelp(k.Lesson, "l", "open its lesson"),
 			withHelp(k.NextMissed, "n/p", "next/prev missed"), k.New}},
 		{Title: "Set up", Keys: []key.Binding{withHelp(k.Right, "←/→", "topic/count"), withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase digit")}},
 		{Title: "Text", Keys: k.Text.Bindings()},
-		{Title: "Race", Keys: k.Race.Bindings()},
+		{Title: "Race", Keys: append([]key.Binding{k.Zoom}, k.Race.Bindings()...)},
 	}
 }
 

@@ -28,8 +28,8 @@ import (
 // showItem puts a question on show, unanswered (res nil) or answered.
 func (m *Model) showItem(p qz.Presented, res *qz.Result) tea.Cmd {
 	m.item, m.res, m.raceErr = p, res, nil
-	// A question opens at its top, a reviewed one too.
-	m.reveal = revealTop
+	// A question opens at its top, a reviewed one too, and unzoomed.
+	m.reveal, m.zoom = revealTop, false
 	m.cursor = 0
 	if res != nil {
 		m.cursor = res.Chosen
@@ -177,6 +177,8 @@ func (m Model) questionKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	p := m.item
 	answered := m.res != nil
 	switch {
+	case key.Matches(msg, k.Zoom) && m.hasStage():
+		m.zoom = !m.zoom
 	case !answered && key.Matches(msg, k.Pick):
 		n := int(msg.Code - '1')
 		if n < 0 || n >= len(p.Options) {
@@ -387,6 +389,9 @@ func (m Model) textBlock(w int) (lines []string, opts, optEnd, verdictAt int) {
 }
 
 func (m Model) viewQuestion() string {
+	if m.zoom && m.hasStage() {
+		return m.viewStage(m.w, m.h)
+	}
 	if !m.hasStage() {
 		return layout.Fit(m.text.View(), m.w, m.h)
 	}

@@ -152,6 +152,8 @@ type Model struct {
 
 	race raceview.Model
 	code codepane.Model
+	// zoom: the race or the code has the whole screen.
+	zoom bool
 	// req is which race the stage wants and shows ("" for none); each is
 	// computed once, however often it is asked for meanwhile.
 	req     stage.Requests

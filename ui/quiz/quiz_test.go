@@ -471,3 +471,26 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 		t.Fatal("a late duplicate replaced the race on the stage")
 	}
 }
+
+// tab zooms a question's race (or code) to the whole screen and back,
+// as in a lesson; a new question opens unzoomed.
+func TestZoomGivesTheStageTheScreen(t *testing.T) {
+	f := open(t, 80, 24)
+	p := findKind(t, f, qz.Race)
+	cursor := f.quiz().cursor
+	f.Press("tab")
+	v := f.View()
+	if first := strings.SplitN(v, "\n", 2)[0]; !strings.Contains(first, "─ race ") {
+		t.Fatalf("zoomed, the screen does not start with the race:\n%s", v)
+	}
+	mustNotContain(t, v, "Predict the race")
+	if f.quiz().cursor != cursor {
+		t.Fatal("tab moved the cursor on a question with a race")
+	}
+	f.Press("tab")
+	mustContain(t, f.View(), "Predict the race", "Before the race")
+	f.Press("tab", string(rune('1'+p.Correct())), "enter")
+	if f.quiz().zoom {
+		t.Fatal("the next question opened zoomed")
+	}
+}
