@@ -34,7 +34,7 @@ func (m Model) afterFirstFrame(race bool) tea.Cmd {
 	return tick(warmDelay, func(time.Time) tea.Msg { return warmNow{race: race} })
 }
 
-// started calls Config.Started, then runs then (the warm-up: the first
+// started calls Options.Started, then runs then (the warm-up: the first
 // heavy allocation comes after the collector is back), in one command:
 // telling the process is not the model's business.
 func (m Model) started(then tea.Cmd) tea.Cmd {
