@@ -330,6 +330,18 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			}
 			return m, nil
 		}
+		switch {
+		case key.Matches(msg, m.Keys.Faster):
+			// The speed is the learner's whatever is on show: one asked for
+			// while the race is still computing plays it.
+			m.speedChosen = true
+			m.speed = min(m.speed+1, len(Speeds)-1)
+			return m, nil
+		case key.Matches(msg, m.Keys.Slower):
+			m.speedChosen = true
+			m.speed = max(m.speed-1, 0)
+			return m, nil
+		}
 		if m.run == nil {
 			return m, nil
 		}
@@ -366,16 +378,6 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, m.Keys.Restart):
 			m.idx = -1
 			return m, m.Play()
-		case key.Matches(msg, m.Keys.Faster):
-			m.speedChosen = true
-			if m.speed < len(Speeds)-1 {
-				m.speed++
-			}
-		case key.Matches(msg, m.Keys.Slower):
-			m.speedChosen = true
-			if m.speed > 0 {
-				m.speed--
-			}
 		case key.Matches(msg, m.Keys.Object):
 			m.objOnly = !m.objOnly
 			m.scroll = 0
