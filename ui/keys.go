@@ -10,14 +10,19 @@ import (
 // GlobalKeys work on every screen.
 type GlobalKeys struct {
 	Quit, Help, Back key.Binding
+	// quitPress and helpPress are presses of q and ?, to ask a screen
+	// whether it takes them (a text field does).
+	quitPress, helpPress tea.KeyPressMsg
 }
 
 // DefaultGlobalKeys are the bindings that work everywhere.
 func DefaultGlobalKeys() GlobalKeys {
 	return GlobalKeys{
-		Quit: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
-		Back: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+		Back:      key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		quitPress: tea.KeyPressMsg{Code: 'q', Text: "q"},
+		helpPress: tea.KeyPressMsg{Code: '?', Text: "?"},
 	}
 }
 
@@ -74,18 +79,13 @@ func (m Model) shortHelp() []key.Binding {
 	}
 	top := m.stack.Top()
 	out := top.ShortHelp()
-	for _, b := range []key.Binding{m.keys.Help, m.keys.Quit} {
-		if !top.TakesKey(pressOf(b)) {
-			out = append(out, b)
-		}
+	if !top.TakesKey(m.keys.helpPress) {
+		out = append(out, m.keys.Help)
+	}
+	if !top.TakesKey(m.keys.quitPress) {
+		out = append(out, m.keys.Quit)
 	}
 	return out
-}
-
-// pressOf is the press of b's first key.
-func pressOf(b key.Binding) tea.KeyPressMsg {
-	k := []rune(b.Keys()[0])
-	return tea.KeyPressMsg{Code: k[0], Text: string(k)}
 }
 
 func (m Model) fullHelp() [][]key.Binding {

@@ -6,7 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/chrome"
@@ -74,23 +74,38 @@ func (m Model) warningHeader(left string) string {
 // keys — and the key list (?) stays: every key left out is on it. A bar
 // cut mid-way ("…") could hide the one key the step needs.
 func (m Model) fitKeys(keys []key.Binding) []key.Binding {
-	h := m.help
-	h.SetWidth(0)
-	fits := func(ks []key.Binding) bool { return lipgloss.Width(h.ShortHelpView(ks)) <= m.w-1 }
-	if fits(keys) {
+	sep := ansi.StringWidth(m.help.ShortSeparator)
+	// width is the bar's width for ks, as help draws it (its styles add
+	// no cells), counted without drawing it.
+	width := func(ks []key.Binding) int {
+		w, n := 0, 0
+		for _, b := range ks {
+			if !b.Enabled() {
+				continue
+			}
+			if n > 0 {
+				w += sep
+			}
+			w += ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+			n++
+		}
+		return w
+	}
+	room := m.w - 1
+	if width(keys) <= room {
 		return keys
 	}
 	var own, global []key.Binding
 	for _, b := range keys {
 		switch {
-		case key.Matches(pressOf(b), m.keys.Quit):
-		case key.Matches(pressOf(b), m.keys.Help):
+		case key.Matches(m.keys.quitPress, b):
+		case key.Matches(m.keys.helpPress, b):
 			global = append(global, b)
 		default:
 			own = append(own, b)
 		}
 	}
-	for len(own) > 0 && !fits(append(own[:len(own):len(own)], global...)) {
+	for len(own) > 0 && width(own)+sep+width(global) > room {
 		own = own[:len(own)-1]
 	}
 	return append(own, global...)

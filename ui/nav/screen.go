@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
-	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 
@@ -115,12 +114,12 @@ func (s margin) Update(msg tea.Msg) (Screen, tea.Cmd) {
 }
 
 func (s margin) View() string {
-	lines := layout.Lines(s.Screen.View())
-	pad := strings.Repeat(" ", s.cols)
-	for i, l := range lines {
-		lines[i] = pad + l
+	v := s.Screen.View()
+	if v == "" {
+		return ""
 	}
-	return strings.Join(lines, "\n")
+	pad := strings.Repeat(" ", s.cols)
+	return pad + strings.ReplaceAll(strings.ReplaceAll(v, "\r\n", "\n"), "\n", "\n"+pad)
 }
 
 func (s margin) SetSize(w, h int) Screen {
