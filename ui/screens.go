@@ -261,43 +261,41 @@ func (m Model) newSandbox(st *styles.Styles) (nav.Screen, tea.Cmd) {
 	return nav.Margin(nav.Of(s), 1), cmd
 }
 
-// loadingScreen is the stack's bottom until the course has loaded (the
-// keys pressed meanwhile wait in Model.pending).
-type loadingScreen struct {
+// still is what the loading and failed screens share: a screen with no
+// keys of its own, no title, no place in the course, nothing to keep.
+type still struct {
 	w, h int
 	st   *styles.Styles
 }
 
-func (s loadingScreen) Update(tea.Msg) (nav.Screen, tea.Cmd) { return s, nil }
+func (still) Title() string                 { return "" }
+func (still) ShortHelp() []key.Binding      { return nil }
+func (still) HelpGroups() []keyhelp.Group   { return nil }
+func (still) TakesKey(tea.KeyPressMsg) bool { return false }
+func (still) Where() nav.Place              { return nav.Place{} }
+func (still) Leave() tea.Cmd                { return nil }
+
+// loadingScreen is the stack's bottom until the course has loaded (the
+// keys pressed meanwhile wait in Model.pending).
+type loadingScreen struct{ still }
+
+func (s loadingScreen) Update(tea.Msg) (nav.Screen, tea.Cmd)   { return s, nil }
+func (s loadingScreen) SetSize(w, h int) nav.Screen            { s.w, s.h = w, h; return s }
+func (s loadingScreen) SetStyles(st *styles.Styles) nav.Screen { s.st = st; return s }
 func (s loadingScreen) View() string {
 	return layout.Fit("\n "+s.st.Faint.Render("loading the course…"), s.w, s.h)
 }
-func (s loadingScreen) SetSize(w, h int) nav.Screen            { s.w, s.h = w, h; return s }
-func (s loadingScreen) SetStyles(st *styles.Styles) nav.Screen { s.st = st; return s }
-func (loadingScreen) Title() string                            { return "" }
-func (loadingScreen) ShortHelp() []key.Binding                 { return nil }
-func (loadingScreen) HelpGroups() []keyhelp.Group              { return nil }
-func (loadingScreen) TakesKey(tea.KeyPressMsg) bool            { return false }
-func (loadingScreen) Where() nav.Place                         { return nav.Place{} }
-func (loadingScreen) Leave() tea.Cmd                           { return nil }
 
 // failedScreen says why the course could not be loaded.
 type failedScreen struct {
-	err  error
-	w, h int
-	st   *styles.Styles
+	still
+	err error
 }
 
-func (s failedScreen) Update(tea.Msg) (nav.Screen, tea.Cmd) { return s, nil }
+func (s failedScreen) Update(tea.Msg) (nav.Screen, tea.Cmd)   { return s, nil }
+func (s failedScreen) SetSize(w, h int) nav.Screen            { s.w, s.h = w, h; return s }
+func (s failedScreen) SetStyles(st *styles.Styles) nav.Screen { s.st = st; return s }
 func (s failedScreen) View() string {
 	return layout.Fit(" "+s.st.Bad.Render(styles.Bad+" the course could not be loaded:")+"\n\n"+
 		indent(layout.Wrap(s.err.Error(), s.w-2), " "), s.w, s.h)
 }
-func (s failedScreen) SetSize(w, h int) nav.Screen            { s.w, s.h = w, h; return s }
-func (s failedScreen) SetStyles(st *styles.Styles) nav.Screen { s.st = st; return s }
-func (failedScreen) Title() string                            { return "" }
-func (failedScreen) ShortHelp() []key.Binding                 { return nil }
-func (failedScreen) HelpGroups() []keyhelp.Group              { return nil }
-func (failedScreen) TakesKey(tea.KeyPressMsg) bool            { return false }
-func (failedScreen) Where() nav.Place                         { return nav.Place{} }
-func (failedScreen) Leave() tea.Cmd                           { return nil }

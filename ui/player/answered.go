@@ -107,7 +107,6 @@ func (a answered) Update(msg tea.Msg) (step, tea.Cmd) {
 
 func (a answered) key(msg tea.KeyPressMsg) (answered, tea.Cmd) {
 	k := a.f.keys()
-	s := a.f.s
 	if cmd, took := a.show.liveKey(&a.f, msg, a.opt()); took {
 		return a, cmd
 	}
@@ -116,29 +115,21 @@ func (a answered) key(msg tea.KeyPressMsg) (answered, tea.Cmd) {
 		a.f.race, cmd = a.f.race.Update(msg)
 		return a, cmd
 	}
-	switch {
-	case key.Matches(msg, k.Up):
-		a.q.up()
-		a.syncCode()
-	case key.Matches(msg, k.Down):
-		a.q.down(s)
-		a.syncCode()
-	case key.Matches(msg, k.Pick):
-		if n := pick(s, msg.Code); n >= 0 {
-			a.q.cursor = n
+	// After the scored answer, enter on another option shows its feedback
+	// (and, choosing, plays its race): trying the others is how the
+	// lesson sinks in. (On the option answered, enter is the lesson's:
+	// continue.)
+	if took, n, hint := a.q.key(msg, k, a.f.s); took {
+		if n >= 0 {
 			return a, a.answer(n)
 		}
-	case key.Matches(msg, k.Answer):
-		// After the scored answer, enter on another option shows its
-		// feedback (and, choosing, plays its race): trying the others
-		// is how the lesson sinks in. (On the option answered, enter is
-		// the lesson's: continue.)
-		return a, a.answer(a.q.cursor)
-	case key.Matches(msg, k.Hint):
-		a.q.hint = !a.q.hint
-		if a.q.hint {
+		if hint {
 			a.f.reveal = revealHint
 		}
+		a.syncCode()
+		return a, nil
+	}
+	switch {
 	case key.Matches(msg, k.Solution):
 		if a.firstWrong() {
 			a.q.sol = true
@@ -211,18 +202,11 @@ func (a answered) View() string { return a.f.view(a.stage) }
 // stage is the race (with the strategy picked, on a choose step), or the
 // code.
 func (a answered) stage(w, h int) string {
-	if h < 2 {
-		return layout.Fit("", w, h)
-	}
-	f := a.f
-	if f.showsCode() || f.s.Race == nil {
-		return a.show.stage(&a.f, w, h, "")
-	}
 	label := ""
-	if f.s.Kind == lessons.Choose && a.q.picked >= 0 && !f.race.Hidden() {
-		label = f.s.Options[a.q.picked].Label
+	if s := a.f.s; s.Kind == lessons.Choose && a.q.picked >= 0 && !a.f.race.Hidden() {
+		label = s.Options[a.q.picked].Label
 	}
-	return a.show.stage(&a.f, w, h, label)
+	return a.f.raceStage(w, h, a.show.raceErr, label)
 }
 
 func (a answered) SetSize(w, h int) step {
@@ -237,9 +221,7 @@ func (a answered) SetStyles(st *styles.Styles) step {
 
 func (a answered) Refresh(l Live) step {
 	a.show.live = l
-	name := a.f.code.Name()
-	a.f.code.Show("")
-	a.f.setCode(name, false)
+	a.f.reloadCode(false)
 	return a.laidOut()
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
-	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -235,34 +234,23 @@ func (a asking) Update(msg tea.Msg) (step, tea.Cmd) {
 
 func (a asking) key(msg tea.KeyPressMsg) (asking, tea.Cmd) {
 	k := a.f.keys()
-	s := a.f.s
-	switch {
-	case key.Matches(msg, k.Up):
-		a.q.up()
-		a.syncCode()
-	case key.Matches(msg, k.Down):
-		a.q.down(s)
-		a.syncCode()
-	case key.Matches(msg, k.Pick):
-		if n := pick(s, msg.Code); n >= 0 {
-			a.q.cursor = n
+	if took, n, hint := a.q.key(msg, k, a.f.s); took {
+		if n >= 0 {
 			return a.answer(n)
 		}
-	case key.Matches(msg, k.Answer):
-		return a.answer(a.q.cursor)
-	case key.Matches(msg, k.Hint):
-		a.q.hint = !a.q.hint
-		if a.q.hint {
+		if hint {
 			a.f.reveal = revealHint
 		}
-	case key.Matches(msg, k.Decide), key.Matches(msg, k.Solution):
+		a.syncCode()
+		return a, nil
+	}
+	if key.Matches(msg, k.Decide) || key.Matches(msg, k.Solution) {
 		// Nothing decides a race not run yet; the solution follows a
 		// wrong answer.
-	default:
-		cmd, _ := a.f.paneKey(msg)
-		return a, cmd
+		return a, nil
 	}
-	return a, nil
+	cmd, _ := a.f.paneKey(msg)
+	return a, cmd
 }
 
 // see marks the lines on screen as shown (afresh when the width, and so
@@ -359,26 +347,7 @@ func (a asking) textBlock(w, optRows int) textBlock {
 func (a asking) View() string { return a.f.view(a.stage) }
 
 // stage is the race's setup, or the code.
-func (a asking) stage(w, h int) string {
-	if h < 2 {
-		return layout.Fit("", w, h)
-	}
-	f := a.f
-	switch {
-	case f.showsCode():
-		return f.codeStage(w, h)
-	case f.s.Race == nil:
-		return f.stageFrame("race", f.faint("This step has no race.", w, h-1), w, h)
-	case a.setupErr != nil:
-		return f.stageFrame("race", f.bad("the race could not run: "+a.setupErr.Error(), w, h-1), w, h)
-	}
-	title := "race " + f.s.Race.Scenario
-	if r := f.race.Run(); r != nil {
-		title = "race " + r.Outcome.Scenario
-	}
-	f.race.SetSize(w, h-1)
-	return f.stageFrame(title, f.race.View(), w, h)
-}
+func (a asking) stage(w, h int) string { return a.f.raceStage(w, h, a.setupErr, "") }
 
 func (a asking) SetSize(w, h int) step {
 	a.f.setSize(w, h)
@@ -392,9 +361,7 @@ func (a asking) SetStyles(st *styles.Styles) step {
 
 func (a asking) Refresh(l Live) step {
 	a.live = l != nil
-	name := a.f.code.Name()
-	a.f.code.Show("")
-	a.f.setCode(name, true)
+	a.f.reloadCode(true)
 	return a.laidOut()
 }
 

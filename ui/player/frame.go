@@ -122,6 +122,14 @@ func (f *frame) setCode(name string, before bool) {
 	f.code.Show(name)
 }
 
+// reloadCode shows the snippet on show again, from the snippet source
+// as it is now (SetSnippets).
+func (f *frame) reloadCode(before bool) {
+	name := f.code.Name()
+	f.code.Show("")
+	f.setCode(name, before)
+}
+
 // stepCode is the snippet a step shows: its own, or the one of the
 // write of the race on its stage.
 func (f frame) stepCode() string {
@@ -321,10 +329,18 @@ func (f frame) share(reading bool) int {
 }
 
 // view draws the text and the stage into exactly the frame's size;
-// stage draws the stage's body w×h under its title rule.
+// stage draws the stage w×h, its title rule over its body (a stage too
+// short for both is left blank).
 func (f frame) view(stage func(w, h int) string) string {
 	if f.w <= 0 || f.h <= 0 {
 		return ""
+	}
+	draw := stage
+	stage = func(w, h int) string {
+		if h < 2 {
+			return layout.Fit("", w, h)
+		}
+		return draw(w, h)
 	}
 	if f.zoomed() {
 		return stage(f.w, f.h)
@@ -345,6 +361,43 @@ func (f frame) view(stage func(w, h int) string) string {
 // stageFrame is a stage's title rule over its body, w×h.
 func (f frame) stageFrame(title, body string, w, h int) string {
 	return layout.Fit(layout.Rule(title, w, f.st.Border)+"\n"+body, w, h)
+}
+
+// raceStage is a step's stage w×h: the code when it is on show, else the
+// race view under a rule naming the race (and where it ran, and the
+// strategy it runs: strategyLabel, on lines of its own when the rule has
+// no room), or err when the race could not be had.
+func (f *frame) raceStage(w, h int, err error, strategyLabel string) string {
+	switch {
+	case f.showsCode():
+		return f.codeStage(w, h)
+	case f.s.Race == nil:
+		return f.stageFrame("race", f.faint("This step has no race.", w, h-1), w, h)
+	case err != nil:
+		return f.stageFrame("race", f.bad("the race could not run: "+err.Error(), w, h-1), w, h)
+	}
+	title := "race " + f.s.Race.Scenario
+	if r := f.race.Run(); r != nil {
+		title = "race " + r.Outcome.Scenario
+		if r.Source != "" {
+			title += " · " + r.Source
+		}
+	}
+	var strategy []string
+	if strategyLabel != "" {
+		if full := title + " · strategy: " + strategyLabel; layout.MaxWidth("─ "+full+" ") <= w {
+			title = full
+		} else {
+			strategy = layout.Lines(layout.Wrap(f.st.Faint.Render("strategy: ")+strategyLabel, w))
+			strategy = strategy[:min(len(strategy), max(0, h-2))]
+		}
+	}
+	f.race.SetSize(w, h-1-len(strategy))
+	body := f.race.View()
+	if len(strategy) > 0 {
+		body = strings.Join(strategy, "\n") + "\n" + body
+	}
+	return f.stageFrame(title, body, w, h)
 }
 
 // codeStage is the stage showing the code, w×h.

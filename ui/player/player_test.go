@@ -351,10 +351,13 @@ func (r *countingRaces) Scenario(sp lessons.RaceSpec) (*scenario.Scenario, error
 }
 
 // deliver runs cmd as the program would and gives m what it makes (the
-// progress applied, as the app does), but the races computed, which it
-// keeps for the test to deliver when it says, and playback ticks, which
-// wait.
-func deliver(m Model, cmd tea.Cmd) (Model, []tea.Msg) {
+// progress applied, as the app does), but what hold picks — by default
+// the races computed — which it keeps, undelivered, for the test to
+// deliver when it says; playback ticks wait.
+func deliver(m Model, cmd tea.Cmd, hold ...func(tea.Msg) bool) (Model, []tea.Msg) {
+	if len(hold) == 0 {
+		hold = append(hold, func(msg tea.Msg) bool { _, ok := msg.(raceReady); return ok })
+	}
 	var held []tea.Msg
 	var run func(tea.Cmd)
 	run = func(cmd tea.Cmd) {
@@ -367,9 +370,11 @@ func deliver(m Model, cmd tea.Cmd) (Model, []tea.Msg) {
 			for _, c := range msg {
 				run(c)
 			}
-		case raceReady:
-			held = append(held, msg)
 		default:
+			if hold[0](msg) {
+				held = append(held, msg)
+				return
+			}
 			if c, ok := msg.(progress.Change); ok {
 				m.env.prog.Apply(c)
 			}

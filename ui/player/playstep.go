@@ -210,9 +210,6 @@ func (p playing) View() string { return p.f.view(p.stage) }
 
 // stage is the race to break or to fix, or the code.
 func (p playing) stage(w, h int) string {
-	if h < 2 {
-		return layout.Fit("", w, h)
-	}
 	f := p.f
 	if f.showsCode() {
 		return f.codeStage(w, h)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
@@ -37,6 +38,32 @@ func (q *question) down(s *lessons.Step) {
 	if q.cursor < len(s.Options)-1 {
 		q.cursor++
 	}
+}
+
+// key handles the keys of the options, before the answer and after:
+// ↑↓ move the cursor, h opens or closes the hint, a number or enter
+// answers. It reports whether it took the key and the option answered
+// (-1 for none); hint says the hint was just opened.
+func (q *question) key(msg tea.KeyPressMsg, k KeyMap, s *lessons.Step) (took bool, answer int, hint bool) {
+	answer = -1
+	switch {
+	case key.Matches(msg, k.Up):
+		q.up()
+	case key.Matches(msg, k.Down):
+		q.down(s)
+	case key.Matches(msg, k.Pick):
+		if n := pick(s, msg.Code); n >= 0 {
+			q.cursor, answer = n, n
+		}
+	case key.Matches(msg, k.Answer):
+		answer = q.cursor
+	case key.Matches(msg, k.Hint):
+		q.hint = !q.hint
+		hint = q.hint
+	default:
+		return false, -1, false
+	}
+	return true, answer, hint
 }
 
 // pick is the option a number key names, or -1.

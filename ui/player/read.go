@@ -6,7 +6,6 @@ import (
 
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
-	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/stage"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -112,12 +111,7 @@ func (r reading) textBlock(w int) textBlock {
 }
 
 func (r reading) View() string {
-	return r.f.view(func(w, h int) string {
-		if h < 2 {
-			return layout.Fit("", w, h)
-		}
-		return r.show.stage(&r.f, w, h, "")
-	})
+	return r.f.view(func(w, h int) string { return r.f.raceStage(w, h, r.show.raceErr, "") })
 }
 
 func (r reading) SetSize(w, h int) step {

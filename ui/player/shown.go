@@ -1,13 +1,10 @@
 package player
 
 import (
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/race"
-	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/stage"
 )
@@ -85,42 +82,4 @@ func (sh *shown) arrived(f *frame, msg raceReady) (tea.Cmd, bool) {
 		return nil, err != nil
 	}
 	return sh.apply(f, msg.Key, msg.Out), true
-}
-
-// stage is the race with a title rule (and, on a choose step, the
-// strategy it runs), or the code.
-func (sh *shown) stage(f *frame, w, h int, strategyLabel string) string {
-	st := f.st
-	switch {
-	case f.showsCode():
-		return f.codeStage(w, h)
-	case f.s.Race == nil:
-		return f.stageFrame("race", f.faint("This step has no race.", w, h-1), w, h)
-	case sh.raceErr != nil:
-		return f.stageFrame("race", f.bad("the race could not run: "+sh.raceErr.Error(), w, h-1), w, h)
-	}
-	title := "race " + f.s.Race.Scenario
-	if r := f.race.Run(); r != nil {
-		title = "race " + r.Outcome.Scenario
-		if r.Source != "" {
-			title += " · " + r.Source
-		}
-	}
-	var strategy []string
-	if strategyLabel != "" {
-		// The strategy is in the title when the whole of it fits there,
-		// and otherwise on lines of its own under it.
-		if full := title + " · strategy: " + strategyLabel; layout.MaxWidth("─ "+full+" ") <= w {
-			title = full
-		} else {
-			strategy = layout.Lines(layout.Wrap(st.Faint.Render("strategy: ")+strategyLabel, w))
-			strategy = strategy[:min(len(strategy), max(0, h-2))]
-		}
-	}
-	f.race.SetSize(w, h-1-len(strategy))
-	body := f.race.View()
-	if len(strategy) > 0 {
-		body = strings.Join(strategy, "\n") + "\n" + body
-	}
-	return f.stageFrame(title, body, w, h)
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
-	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -113,36 +112,15 @@ func TestNoTallyWithoutExploreClaims(t *testing.T) {
 	}
 }
 
-// press gives m a key and delivers what its commands make, as the app
-// would (the progress applied), but for the counts of interleavings:
-// those it returns, undelivered, and playback ticks, which wait.
+// press gives m a key and delivers what its commands make (deliver),
+// but the counts of interleavings, which it returns undelivered.
 func press(m Model, k string) (Model, []tallyReady) {
-	var held []tallyReady
-	var run func(tea.Cmd)
-	run = func(cmd tea.Cmd) {
-		if cmd == nil {
-			return
-		}
-		switch msg := cmd().(type) {
-		case nil, raceview.TickMsg:
-		case tea.BatchMsg:
-			for _, c := range msg {
-				run(c)
-			}
-		case tallyReady:
-			held = append(held, msg)
-		default:
-			if c, ok := msg.(progress.Change); ok {
-				m.env.prog.Apply(c)
-			}
-			var next tea.Cmd
-			m, next = m.Update(msg)
-			run(next)
-		}
+	m, cmd := m.Update(uitest.Key(k))
+	m, msgs := deliver(m, cmd, func(msg tea.Msg) bool { _, ok := msg.(tallyReady); return ok })
+	held := make([]tallyReady, len(msgs))
+	for i, msg := range msgs {
+		held[i] = msg.(tallyReady)
 	}
-	var cmd tea.Cmd
-	m, cmd = m.Update(uitest.Key(k))
-	run(cmd)
 	return m, held
 }
 
