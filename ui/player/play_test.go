@@ -8,6 +8,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
+	"github.com/conflictlab/conflictlab/ui/play"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -161,4 +162,16 @@ func TestPlayGoldens(t *testing.T) {
 		uitest.CheckFrame(t, f.Model.View().Content, w, h)
 		uitest.Golden(t, fmt.Sprintf("play-fix-proven-%dx%d", w, h), f.View())
 	}
+}
+
+// A solution the step's own stage did not send is not the step's: every
+// screen hears what is not a key, and the sandbox's levels are play
+// steps too.
+func TestPlayStepTakesOnlyItsOwnSolution(t *testing.T) {
+	f := openPlay(t, 0, 100, 30, nil)
+	f.Send(play.Solved{ID: 0, Moves: 4, Par: 4, Break: true})
+	if _, ok := f.prog.Lessons["play"].Answers[0]; ok {
+		t.Fatal("a solution from elsewhere was recorded as the step's")
+	}
+	f.notSee("Solved.")
 }

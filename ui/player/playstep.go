@@ -11,6 +11,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/play"
+	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/styles"
 )
 
@@ -98,14 +99,20 @@ func (p playing) Update(msg tea.Msg) (step, tea.Cmd) {
 	switch msg := msg.(type) {
 	case playReady:
 		p.arrived(msg)
-	case play.Solved:
-		if msg.ID != p.f.i || !p.on {
-			return p, nil
+	case playMsg:
+		if msg.gen != p.f.gen || !p.on {
+			return p, nil // the stage of a visit since left
 		}
-		p.solved = true
-		p.f.reveal = revealAnswer
-		p.f.setCode(p.f.s.Code, false)
-		cmd = nav.Send(progress.Played{Lesson: p.f.env.lesson.ID, Step: p.f.i, Moves: msg.Moves, Par: msg.Par})
+		if s, ok := msg.msg.(play.Solved); ok {
+			p.solved = true
+			p.f.reveal = revealAnswer
+			p.f.setCode(p.f.s.Code, false)
+			cmd = nav.Send(progress.Played{Lesson: p.f.env.lesson.ID, Step: p.f.i, Moves: s.Moves, Par: s.Par})
+			break
+		}
+		// Playback ticks and the explorer's reports, for the stage.
+		p.play, cmd = p.play.Update(msg.msg)
+		cmd = p.wrap(cmd)
 	case tea.MouseWheelMsg:
 		p.f.wheel(msg)
 		return p, nil
@@ -113,14 +120,49 @@ func (p playing) Update(msg tea.Msg) (step, tea.Cmd) {
 		p, cmd = p.key(msg)
 	case progress.Change:
 	default:
-		if !p.on {
-			return p, nil
-		}
-		// Playback ticks and the explorer's reports, for the stage.
-		p.play, cmd = p.play.Update(msg)
+		return p, nil
 	}
 	p.relayout()
 	return p, cmd
+}
+
+// playMsg carries what the stage sends (its proof's reports, its
+// solution, its race view's ticks) under this visit of the step: every
+// screen hears what is not a key, and the sandbox plays levels too.
+type playMsg struct {
+	gen int
+	msg tea.Msg
+}
+
+// playTick is a playMsg that is a playback tick (a test driver holds
+// those).
+type playTick struct{ playMsg }
+
+// PlaybackTick marks it for the test driver.
+func (playTick) PlaybackTick() {}
+
+// wrap makes what cmd sends come back as a playMsg of this visit.
+func (p playing) wrap(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	gen := p.f.gen
+	return func() tea.Msg {
+		switch msg := cmd().(type) {
+		case nil:
+			return nil
+		case tea.BatchMsg:
+			out := make(tea.BatchMsg, len(msg))
+			for i, c := range msg {
+				out[i] = p.wrap(c)
+			}
+			return out
+		case raceview.TickMsg:
+			return playTick{playMsg{gen: gen, msg: msg}}
+		default:
+			return playMsg{gen: gen, msg: msg}
+		}
+	}
 }
 
 func (p playing) key(msg tea.KeyPressMsg) (playing, tea.Cmd) {
@@ -129,6 +171,7 @@ func (p playing) key(msg tea.KeyPressMsg) (playing, tea.Cmd) {
 	switch {
 	case p.plays(msg):
 		p.play, cmd = p.play.Update(msg)
+		cmd = p.wrap(cmd)
 	case key.Matches(msg, k.Hint):
 		p.hint = !p.hint
 		if p.hint {
