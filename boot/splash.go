@@ -21,8 +21,8 @@ import (
 //
 // Go initialises every package a program links before main runs, and the
 // tutorial links the simulator's Kubernetes libraries: their
-// initialisation is a third of the time to the home screen (BENCHMARKS.md,
-// "the first frame before the libraries"). The first frame needs none of
+// initialisation is about a quarter of the time to the home screen
+// (BENCHMARKS.md, "Startup and frame"). The first frame needs none of
 // them, so boot draws it as soon as the styles are initialised: the
 // alternate screen, cleared, the cursor hidden, and the header the
 // program's own first frame has (chrome.Header, with the styles the

@@ -85,8 +85,8 @@ func terminalOptions(env Env) ui.Options {
 // interval after the program starts, so the default 60 keeps the first
 // frame waiting up to 16.7 ms, 120 (Bubble Tea's most) up to 8.3 ms.
 // Frames are still written only when the screen changed: an idle
-// tutorial's clock costs a wake-up per interval (BENCHMARKS.md, "the frame
-// clock").
+// tutorial's clock costs a wake-up per interval (BENCHMARKS.md, "Startup
+// and frame").
 const terminalFPS = 120
 
 // TraceEnv names a file to which the tutorial appends its startup

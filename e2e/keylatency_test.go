@@ -18,7 +18,7 @@ import (
 // pseudo-terminal, and each key is timed from its write to the first
 // bytes the program draws after it. Bubble Tea writes frames only on its
 // frame clock, so this is mostly the wait for the next tick (BENCHMARKS.md,
-// "the frame clock").
+// "Startup and frame").
 //
 // By default it times 6 keys and checks only that every one is drawn.
 // CONFLICTLAB_KEYLAT_RUNS=N times N keys and holds the median to 10 ms

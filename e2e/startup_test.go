@@ -24,7 +24,7 @@ import (
 // TestStartup times the first frame of conflictlab against the first frame
 // of bench/hello, a bare Bubble Tea v2 program, started alternately in a
 // 120×40 pseudo-terminal in the same run (BENCHMARKS.md, "Startup and
-// memory"). A frame counts when its text has reached the terminal: the
+// frame"). A frame counts when its text has reached the terminal: the
 // clock runs from just before the process is started, so it includes
 // exec, the runtime, every package's initialisation and the first render.
 // conflictlab's first frame is its splash (the header, which package boot

@@ -69,7 +69,7 @@ type Options struct {
 	// most 120). Bubble Tea writes a frame only on its frame clock, so the
 	// first frame waits up to one interval after the program starts: the
 	// terminal's tutorial draws at 120 to halve that wait (BENCHMARKS.md,
-	// "the frame clock"); an SSH session keeps 60.
+	// "Startup and frame"); an SSH session keeps 60.
 	FPS int
 	// ProgressPath is the progress file ("": progress is not saved, and
 	// Notice should say why). The sandbox's kept race sits beside it.

@@ -1,5 +1,5 @@
 // Command hello is the anchor of the startup benchmark (BENCHMARKS.md,
-// "Startup and memory"): the smallest Bubble Tea v2 program that draws a
+// "Startup and frame"): the smallest Bubble Tea v2 program that draws a
 // frame the way conflictlab does (alternate screen, mouse, window title),
 // built with the same Bubble Tea. conflictlab's first frame is measured
 // against this one's, in the same run.

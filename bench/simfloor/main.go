@@ -1,5 +1,5 @@
 // Command simfloor is the floor of conflictlab's startup (BENCHMARKS.md,
-// "Startup: what is left"): a program that links the simulated API server
+// "Startup and frame"): a program that links the simulated API server
 // — apimachinery, structured-merge-diff, kube-openapi and what they
 // import — and exits at once. Go initialises every linked package before
 // main, so no single binary with the simulator in it starts sooner than

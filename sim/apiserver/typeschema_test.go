@@ -168,7 +168,7 @@ status:
 // "clientgo-all" (what every run paid before: client-go's schema of every
 // built-in type). client-go parses its schema once per process, so only
 // the first iteration of that one is real: run it with -benchtime 1x in
-// fresh processes (BENCHMARKS.md, "Startup and memory").
+// fresh processes (BENCHMARKS.md, "Simulator").
 func BenchmarkFieldManagerBuild(b *testing.B) {
 	for _, k := range []api.Kind{api.ConfigMap, api.Deployment, api.Widget} {
 		b.Run(string(k), func(b *testing.B) {

@@ -75,7 +75,7 @@ func TestFramesKeepComingWhileExploring(t *testing.T) {
 	if os.Getenv("CONFLICTLAB_SANDBOX_FRAMES") != "full" {
 		// Two controllers reconciling three times: 12!/(6!6!) = 924
 		// interleavings, a second or so. CONFLICTLAB_SANDBOX_FRAMES=full
-		// runs the 3×4 race BENCHMARKS.md reports (half a minute).
+		// runs the 3×4 race BENCHMARKS.md reports (a few seconds).
 		sc.Controllers = sc.Controllers[:2]
 		sc.Controllers[0].Reconciles, sc.Controllers[1].Reconciles = 3, 3
 		want = 924
