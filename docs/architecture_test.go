@@ -7,17 +7,10 @@ import (
 	"testing"
 )
 
-// uiRowsElsewhere are ui packages ARCHITECTURE.md may not name yet: the
-// ui rows of the package list are written with the TUI's screens, on
-// their own branch. A missing one is logged, not failed; any other
-// package missing from the list fails.
-var uiRowsElsewhere = []string{"ui/layout", "ui/nav", "ui/room", "ui/stage", "ui/uitest"}
-
 // TestArchitectureNamesEveryPackage: the package list of ARCHITECTURE.md
 // ("## Packages") has a row for every package of the module (go list
 // ./...), and names only packages; a row may name several, comma-separated
-// ("ui/layout, ui/markdown  …"). The root package is main.go's row. A ui
-// package may also be named as a word of the ui/ row.
+// ("ui/layout, ui/markdown  …"). The root package is main.go's row.
 func TestArchitectureNamesEveryPackage(t *testing.T) {
 	rows := packageRows(t, readDoc(t, "ARCHITECTURE.md"))
 	packages := modulePackages(t)
@@ -33,34 +26,11 @@ func TestArchitectureNamesEveryPackage(t *testing.T) {
 			}
 		}
 	}
-	var uiRow string
-	for _, r := range rows {
-		if slices.Contains(r.names, "ui") {
-			uiRow = r.text
-		}
-	}
 	for _, p := range packages {
-		if named[p] {
-			continue
-		}
-		if rest, ok := strings.CutPrefix(p, "ui/"); ok && slices.Contains(strings.FieldsFunc(uiRow, notWordRune), rest) {
-			continue
-		}
-		if slices.Contains(uiRowsElsewhere, p) {
-			t.Logf("ARCHITECTURE.md has no row for %s yet (the ui rows are written with the screens)", p)
-			continue
-		}
-		t.Errorf("ARCHITECTURE.md has no row for package %s: add one line saying what it holds", p)
-	}
-	for _, p := range uiRowsElsewhere {
-		if !slices.Contains(packages, p) {
-			t.Errorf("uiRowsElsewhere names %s, which is no longer a package", p)
+		if !named[p] {
+			t.Errorf("ARCHITECTURE.md has no row for package %s: add one line saying what it holds", p)
 		}
 	}
-}
-
-func notWordRune(r rune) bool {
-	return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '/')
 }
 
 // packageRow is one row of the package list: the packages it names and
