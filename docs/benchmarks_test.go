@@ -49,6 +49,8 @@ func TestCommandCheckFindsMistakes(t *testing.T) {
 		{"`CONFLICTLAB_NO_SUCH_KNOB=1 go test ./e2e -run 'TestStartup$'`", "CONFLICTLAB_NO_SUCH_KNOB is read nowhere"},
 		{"see `sim/apiserver/nosuch.go`", "sim/apiserver/nosuch.go does not exist"},
 		{"`TestMemoChangesNothing` holds it", ""},
+		{"`go test ./sim/... -run 'TestMemoChangesNothing|TestStatesAreAFunctionOfTheRace$' -count=1`", ""},
+		{"`go test ./sim/... -run 'TestMemoChangesNothing|TestStatesAreAFunctionOfTheRaces$'`", `"TestStatesAreAFunctionOfTheRaces$" matches nothing in ./sim/...`},
 		{"`TestMemoChangesNoting` holds it", "no test or benchmark is named TestMemoChangesNoting"},
 	} {
 		problems := checkDocument(c.doc)
