@@ -67,6 +67,9 @@ const (
 	phaseWrite
 	phaseDone
 	phaseGaveUp
+	// phaseWaiting: its reconciles are run and it waits for a watch event
+	// to bring its key back (Program.OnEvent, queue.go).
+	phaseWaiting
 )
 
 // Machine runs one Program step by step.
@@ -91,6 +94,12 @@ type Machine struct {
 	// code is the state of a machine whose moves are made outside it
 	// (code.go).
 	code codeState
+	// pending are the times events still to be settled add the key to
+	// the queue; dropped says the last reconcile, which let the key go,
+	// failed; events counts the reconciles events started (queue.go).
+	pending []time.Duration
+	dropped bool
+	events  int
 }
 
 // New returns a machine about to make its first read.
@@ -126,6 +135,11 @@ func (m *Machine) Status(now time.Duration) Status {
 		return Done
 	case phaseGaveUp:
 		return GaveUp
+	case phaseWaiting:
+		if m.dropped {
+			return GaveUp
+		}
+		return Done
 	}
 	if now < m.wakeAt {
 		return Sleeping
@@ -134,7 +148,11 @@ func (m *Machine) Status(now time.Duration) Status {
 }
 
 // Finished reports whether the machine will never act again.
-func (m *Machine) Finished() bool { return m.phase == phaseDone || m.phase == phaseGaveUp }
+// A machine waiting for an event counts as finished: only another
+// controller's write can wake it (queue.go).
+func (m *Machine) Finished() bool {
+	return m.phase == phaseDone || m.phase == phaseGaveUp || m.phase == phaseWaiting
+}
 
 // Holding returns the copy the controller currently holds (read, then mutated).
 func (m *Machine) Holding() *unstructured.Unstructured {
@@ -184,6 +202,9 @@ func (m *Machine) purpose(what string) string {
 	if m.stats.Requeues > 0 {
 		s = fmt.Sprintf("requeue %d: %s", m.stats.Requeues, s)
 	}
+	if m.events > 0 {
+		s = fmt.Sprintf("event %d: %s", m.events, s)
+	}
 	if m.prog.Reconciles > 1 {
 		s = fmt.Sprintf("loop %d: %s", m.reconcile+1, s)
 	}
@@ -199,6 +220,7 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 	}
 	if !m.inReconcile {
 		m.started, m.inReconcile = now, true
+		m.collapse(now) // queue.go
 	}
 	// Counted as it goes, so a reconcile that never returns shows too.
 	m.stats.LongestReconcileMS = max(m.stats.LongestReconcileMS, (now - m.started).Milliseconds())
@@ -289,7 +311,9 @@ func (m *Machine) failReconcile(now time.Duration) {
 	m.endReconcile(now)
 	q := m.prog.Requeue
 	if m.stats.Requeues >= q.Max {
-		m.phase = phaseGaveUp
+		if !m.settle(now, true) { // queue.go
+			m.phase = phaseGaveUp
+		}
 		return
 	}
 	base := q.BaseDelay
@@ -304,6 +328,11 @@ func (m *Machine) failReconcile(now time.Duration) {
 		delay = min(base<<m.stats.Requeues, MaxRequeueDelay)
 	}
 	m.wakeAt = now + delay
+	if at, ok := m.nextEvent(now); ok {
+		// An event's Add does not wait for the rate limiter's delay
+		// (queue.go).
+		m.wakeAt = min(m.wakeAt, at)
+	}
 	m.stats.Requeues++
 	m.restart()
 }
@@ -312,7 +341,9 @@ func (m *Machine) finishReconcile(now time.Duration) {
 	m.endReconcile(now)
 	m.reconcile++
 	if m.reconcile >= m.prog.Reconciles {
-		m.phase = phaseDone
+		if !m.settle(now, false) { // queue.go
+			m.phase = phaseDone
+		}
 		return
 	}
 	m.restart()

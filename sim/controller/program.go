@@ -107,8 +107,12 @@ type Program struct {
 	// own last write and read its Lister only once its informer has seen
 	// it (expect.go): the ReplicaSet controller's expectations.
 	Expectations bool
-	Retry        RetryPolicy
-	Requeue      RequeuePolicy
+	// OnEvent says which watch events of its target put the controller's
+	// key back on its workqueue once its reconciles are run (queue.go):
+	// none by default.
+	OnEvent EventFilter
+	Retry   RetryPolicy
+	Requeue RequeuePolicy
 	// Reconciles is how many times the controller runs its loop (default 1):
 	// a hot object sees several.
 	Reconciles int
@@ -196,6 +200,11 @@ func (p Program) Validate() error {
 	}
 	if !NameRule.MatchString(p.Name) {
 		return fmt.Errorf("controller name %q: use letters, digits and dashes", p.Name)
+	}
+	switch p.OnEvent {
+	case EventsNone, EventsAny, EventsGenerationChanged:
+	default:
+		return fmt.Errorf("controller %s: onEvent must be any or generation-changed, not %q", p.Name, p.OnEvent)
 	}
 	if p.Write.IsLifecycle() {
 		return p.validateLifecycle() // lifecycle.go

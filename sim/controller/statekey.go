@@ -37,6 +37,7 @@ func (m *Machine) EncodeState(e statekey.Encoder) {
 	e.Int(m.expect)
 	statekey.Bool(e, m.inReconcile)
 	m.code.encodeState(e) // code.go
+	m.encodeQueueState(e) // queue.go
 }
 
 // EncodeState writes the mutation for the explorer's state key: a world's

@@ -57,6 +57,9 @@ func TestMachineEncodesEveryField(t *testing.T) {
 		"started":     {Change: func(m *Machine) { m.started = 0 }, NotState: "what LongestReconcileMS is measured from"},
 		"inReconcile": {Change: func(m *Machine) { m.inReconcile = false }},
 		"code":        {Change: func(m *Machine) { m.code.conflicted = true }},
+		"pending":     {Change: func(m *Machine) { m.pending = []time.Duration{20 * time.Millisecond} }},
+		"dropped":     {Change: func(m *Machine) { m.dropped = true }},
+		"events":      {Change: func(m *Machine) { m.events = 2 }, NotState: "only the timeline's purpose words number it"},
 	})
 	// Every counter is state but the longest reconcile.
 	statekeytest.Fields(t, func() *Stats { return &keyedMachine().stats }, func(s *Stats, e statekey.Encoder) {

@@ -79,6 +79,11 @@ func (w *World) quietRead(a *actor) bool {
 	if a.machine.Finished() || a.machine.WakeAt() > w.now || !readModifyWrite[a.machine.Program().Write] || w.awaiting(a) {
 		return false
 	}
+	if w.sharesWorker(a) || a.machine.Program().OnEvent != controller.EventsNone {
+		// Its read may take a worker another key waits for, or end a
+		// reconcile whose next start depends on the clock (queue.go).
+		return false
+	}
 	act := a.nextAction()
 	if act.Request.Verb != api.Get || act.Request.Subresource != "" {
 		return false

@@ -86,7 +86,7 @@ func (l Loss) String() string {
 func (w *World) Outcome() *Outcome {
 	o := &Outcome{Scenario: w.sc.Name, Schedule: append([]scenario.Move(nil), w.taken...),
 		Steps: append([]Step(nil), w.trace.steps...), Versions: append([]Version(nil), w.trace.versions...),
-		Waits: append([]Wait(nil), w.trace.waits...)}
+		Waits: append(append([]Wait(nil), w.trace.waits...), w.openWorkerWaits()...)}
 	if len(w.sc.Controllers) > 0 {
 		o.Target = w.sc.Controllers[0].Target
 	}

@@ -23,12 +23,17 @@ type Plan struct {
 	Force   bool                   `json:"force,omitempty"`
 	// Retry is the retry loop in words, empty when there is none.
 	Retry string `json:"retry,omitempty"`
+	// OnEvent is which watch events put its key back on its queue
+	// (controller.Program.OnEvent); Worker the worker it shares with other
+	// keys (scenario.Controller.Worker). Both empty for most races.
+	OnEvent controller.EventFilter `json:"onEvent,omitempty"`
+	Worker  string                 `json:"worker,omitempty"`
 }
 
 // PlanOf is p's plan; the sandbox's builder shows it for a program that
 // has not run yet.
 func PlanOf(p controller.Program) Plan {
-	pl := Plan{Read: p.Read, Expectations: p.Expectations, Write: p.Write, WithRV: p.WithRV, Force: p.Force}
+	pl := Plan{Read: p.Read, Expectations: p.Expectations, Write: p.Write, WithRV: p.WithRV, Force: p.Force, OnEvent: p.OnEvent}
 	for _, mu := range p.Mutations {
 		pl.Changes = append(pl.Changes, mu.Describe())
 	}
@@ -87,7 +92,22 @@ func (p Plan) String() string {
 	if p.Retry != "" {
 		parts = append(parts, p.Retry)
 	}
+	switch p.OnEvent {
+	case controller.EventsAny:
+		parts = append(parts, "every event requeues")
+	case controller.EventsGenerationChanged:
+		parts = append(parts, "events requeue if generation changed")
+	}
+	if p.Worker != "" {
+		parts = append(parts, "worker "+p.Worker)
+	}
 	return strings.Join(parts, " · ")
+}
+
+// planWithWorker is the plan of a controller that shares a worker.
+func planWithWorker(p Plan, worker string) Plan {
+	p.Worker = worker
+	return p
 }
 
 // clone gives each outcome its own Changes, so a caller that edits one

@@ -73,7 +73,7 @@ func (w *World) nextRoundRobin() scenario.Move {
 	}
 	for k := 1; k <= len(w.actors); k++ {
 		a := w.actors[(last+k)%len(w.actors)]
-		if !a.machine.Finished() {
+		if !a.machine.Finished() && !w.blocked(a) {
 			return scenario.Step(a.name)
 		}
 	}

@@ -31,6 +31,8 @@ type WaitKind string
 const (
 	WaitBackoff WaitKind = "backoff" // between the attempts of a retry loop
 	WaitRequeue WaitKind = "requeue" // the error went back to the workqueue
+	WaitWorker  WaitKind = "worker"  // its key waited for a worker busy with another key (queue.go)
+	WaitEvent   WaitKind = "event"   // a watch event put its key back on the queue (queue.go)
 )
 
 // ChangeOp is how a field differs from the previous version.
@@ -81,6 +83,10 @@ type Step struct {
 	// Listed is, for a LIST (a create looking for its children), how many
 	// of the objects listed carry the labels it looks for.
 	Listed int `json:"listed,omitempty"`
+	// Queue is, for a watch step, what the event did to the key of a
+	// controller whose events bring its key back: QueueQueued, or
+	// QueueFiltered by its predicate (queue.go).
+	Queue string `json:"queue,omitempty"`
 }
 
 // Cause is one entry of a status error's details.causes.
@@ -100,6 +106,10 @@ type Wait struct {
 	Kind      WaitKind `json:"kind"`
 	FromMS    int64    `json:"fromMs"`
 	UntilMS   int64    `json:"untilMs"`
+	// For is whose reconcile held the worker (a WaitWorker); Open says
+	// the wait was still under way when the run ended.
+	For  string `json:"for,omitempty"`
+	Open bool   `json:"open,omitempty"`
 }
 
 // OK reports a 2xx answer.
@@ -177,9 +187,9 @@ func (t *trace) snapshot(w *World, s *Step) {
 	}
 }
 
-func (t *trace) watch(w *World, a *actor, ev apiserver.Event) {
+func (t *trace) watch(w *World, a *actor, ev apiserver.Event, queue string) {
 	s := Step{Actor: a.name, Kind: StepWatch, Version: -1, RV: ev.Object.GetResourceVersion(),
-		Event: fmt.Sprintf("%s %d", ev.Type, ev.RV), Purpose: "watch event reaches " + a.name + "'s cache"}
+		Event: fmt.Sprintf("%s %d", ev.Type, ev.RV), Purpose: "watch event reaches " + a.name + "'s cache", Queue: queue}
 	t.snapshot(w, &s)
 	t.steps = append(t.steps, s)
 }

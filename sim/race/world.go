@@ -35,6 +35,15 @@ type actor struct {
 	// next caches the machine's next action (commute.go); nil until asked,
 	// and again once the machine has moved.
 	next *controller.Action
+	// worker names the worker it shares with other controllers' keys
+	// ("" for its own); waiting says its key is waiting for that worker,
+	// since waitFrom (after step waitStep), behind waitFor's reconcile
+	// (queue.go).
+	worker   string
+	waiting  bool
+	waitFrom time.Duration
+	waitStep int
+	waitFor  string
 }
 
 // Backend is the API server a world runs against: the simulator, or (live
@@ -114,7 +123,8 @@ func NewWithBackend(sc *scenario.Scenario, backend Backend) (*World, error) {
 			machine: controller.New(c.Program),
 			cache:   informer.Synced(items, w.server.RV()),
 			lag:     sc.LagOf(i),
-			plan:    PlanOf(c.Program),
+			plan:    planWithWorker(PlanOf(c.Program), c.Worker),
+			worker:  c.Worker,
 		})
 	}
 	return w, nil
@@ -166,7 +176,7 @@ func (w *World) Done() bool {
 func (w *World) Enabled() []scenario.Move {
 	var out []scenario.Move
 	for _, a := range w.actors {
-		if !a.machine.Finished() {
+		if !a.machine.Finished() && !w.blocked(a) {
 			out = append(out, scenario.Step(a.name))
 		}
 	}
@@ -209,6 +219,9 @@ func (w *World) Step(m scenario.Move) error {
 	if a.machine.IsCode() && !a.machine.Offered() {
 		return fmt.Errorf("schedule: controller %s is played by Go code (write: code), which has no call waiting: run the race with package simcluster", m.Controller)
 	}
+	if w.blocked(a) {
+		return fmt.Errorf("schedule: %s's worker is busy with %s's reconcile", m.Controller, w.holder(a))
+	}
 	w.taken = append(w.taken, m)
 	if wake := a.machine.WakeAt(); wake > w.now {
 		// The controller is backing off: time passes until it wakes.
@@ -223,6 +236,7 @@ func (w *World) Step(m scenario.Move) error {
 		before = w.server.Peek(act.Request.Ref)
 	}
 	held := a.machine.Holding()
+	fromRV := w.server.RV()
 	var resp api.Response
 	switch {
 	case act.Kind == controller.ReadLister && act.Request.Verb == api.List:
@@ -248,8 +262,13 @@ func (w *World) Step(m scenario.Move) error {
 		}
 		w.trace.wait(a.name, kind, w.now, wake)
 	}
+	if w.server.RV() > fromRV {
+		w.enqueueOnEvents(fromRV, before) // queue.go
+	}
+	w.noteWorkers()
 	w.now += Tick
 	w.deliverDue()
+	w.drainFiltered() // queue.go
 	return nil
 }
 
@@ -293,8 +312,9 @@ func (w *World) emittedAt(rv int64) time.Duration {
 }
 
 func (w *World) deliver(a *actor, ev apiserver.Event) {
+	note := queueNote(a, ev) // queue.go
 	a.cache.Apply(ev)
-	w.trace.watch(w, a, ev)
+	w.trace.watch(w, a, ev, note)
 }
 
 // CacheRV returns the revision each informer has reached, by controller.

@@ -106,7 +106,7 @@ func Answer(s race.Step) string {
 func Call(s race.Step) string {
 	switch s.Kind {
 	case race.StepWatch:
-		return "⇣ cache ← " + s.Event
+		return "⇣ cache ← " + s.Event + QueueNote(s)
 	case race.StepLister:
 		return "Lister → " + Answer(s)
 	}
@@ -115,6 +115,19 @@ func Call(s race.Step) string {
 		c += " " + p
 	}
 	return c
+}
+
+// QueueNote is what a watch event did to the key of a controller whose
+// events bring its key back: " · queued", " · filtered" (by its
+// predicate), or "".
+func QueueNote(s race.Step) string {
+	switch s.Queue {
+	case race.QueueQueued:
+		return " · queued"
+	case race.QueueFiltered:
+		return " · filtered"
+	}
+	return ""
 }
 
 // deletePrecondition names what a DELETE's options required: "rv 102",

@@ -31,7 +31,7 @@ func Lane(s race.Step, named bool, target string) string {
 	switch s.Kind {
 	case race.StepWatch:
 		// ↓ rather than ⇣: it is in every terminal font.
-		return "↓ " + s.Event
+		return "↓ " + s.Event + QueueNote(s)
 	case race.StepLister:
 		switch {
 		case s.Code != 200:
@@ -81,6 +81,15 @@ func WaitText(wt race.Wait) string {
 	why := agree(wt.Actor, "backs off before its retry", "back off before your retry")
 	if wt.Kind == race.WaitRequeue {
 		why = agree(wt.Actor, "returns", "return") + " the error to the workqueue: requeued"
+	}
+	switch wt.Kind {
+	case race.WaitEvent:
+		return fmt.Sprintf("↻ a watch event puts %s key back on the queue: next try at %dms (waits %dms)", Possessive(wt.Actor), wt.UntilMS, wt.UntilMS-wt.FromMS)
+	case race.WaitWorker:
+		if wt.Open {
+			return fmt.Sprintf("↻ %s key waits in the queue: the worker is busy with %s reconcile, from %dms and still at %dms, when the run stops", Possessive(wt.Actor), Possessive(wt.For), wt.FromMS, wt.UntilMS)
+		}
+		return fmt.Sprintf("↻ %s key waits in the queue: the worker is busy with %s reconcile, %dms to %dms", Possessive(wt.Actor), Possessive(wt.For), wt.FromMS, wt.UntilMS)
 	}
 	return fmt.Sprintf("↻ %s %s, next try at %dms (waits %dms)", wt.Actor, why, wt.UntilMS, wt.UntilMS-wt.FromMS)
 }

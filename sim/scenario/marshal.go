@@ -382,6 +382,7 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 		m.add("lag", lagNode(*c.Lag))
 	}
 	expectationsNode(m, c) // expect.go
+	queueNodes(m, c)       // queue.go
 	return m.n, nil
 }
 

@@ -44,6 +44,10 @@ type Controller struct {
 	controller.Program
 	// Lag overrides the scenario's lag for this controller's informer.
 	Lag *Lag
+	// Worker names the worker this controller shares with others: the
+	// controllers of one worker are one controller's keys, reconciled one
+	// at a time (queue.go). Empty: a worker of its own.
+	Worker string
 }
 
 // Lag is how late watch events reach an informer.
