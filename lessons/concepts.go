@@ -17,6 +17,8 @@ var Concepts = map[string]string{
 	"retry-stale-reread":     "retrying with the Lister's or the same stale copy fails every time and multiplies requests",
 	"bounded-retries":        "retries are bounded (DefaultRetry: 5); then return the error and let the workqueue requeue",
 	"workqueue-requeue":      "the workqueue requeues with per-item exponential backoff",
+	"event-requeue":          "a key whose reconcile returned nil comes back with the next watch event of its object (the write that refused it makes one), unless a predicate such as GenerationChangedPredicate filters that event",
+	"shared-worker":          "a worker runs one reconcile at a time: while one never returns, the other keys of its queue wait behind it",
 	"unbounded-retry":        "an unbounded retry loop on a contended object starves the workqueue",
 	"patch-intent":           "a patch carries only the intent, so it does not conflict with unrelated changes",
 	"strategic-merge-patch":  "strategic merge patch merges lists by key for built-in kinds; 415 on a custom resource",

@@ -175,6 +175,11 @@ type CodeClaim struct {
 	Step *int   `yaml:"step,omitempty"`
 	Is   int    `yaml:"is"`
 	By   string `yaml:"by,omitempty"`
+	// CacheCurrent, when set, also requires that the controller's
+	// informer had (true) or had not (false) seen every revision of the
+	// server when the answer came: the cache column without or with its
+	// `*`.
+	CacheCurrent *bool `yaml:"cacheCurrent,omitempty"`
 }
 
 // FinalClaim: the value at Path in the final object (Absent: not there).

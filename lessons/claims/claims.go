@@ -247,10 +247,14 @@ func checkCode(o *race.Outcome, c lessons.CodeClaim) error {
 		if got := o.Steps[*c.Step].Code; got != c.Is {
 			return fmt.Errorf("step %d answered %d, not %d", *c.Step, got, c.Is)
 		}
+		if st := o.Steps[*c.Step]; c.CacheCurrent != nil && cacheCurrent(st) != *c.CacheCurrent {
+			return fmt.Errorf("step %d answered %d with %s cache %s", *c.Step, c.Is, st.Actor, cacheWords(!*c.CacheCurrent))
+		}
 		return nil
 	}
 	for _, st := range o.Steps {
-		if st.Kind == race.StepRequest && (c.By == "" || st.Actor == c.By) && st.Code == c.Is {
+		if st.Kind == race.StepRequest && (c.By == "" || st.Actor == c.By) && st.Code == c.Is &&
+			(c.CacheCurrent == nil || cacheCurrent(st) == *c.CacheCurrent) {
 			return nil
 		}
 	}
@@ -258,7 +262,24 @@ func checkCode(o *race.Outcome, c lessons.CodeClaim) error {
 	if c.By != "" {
 		who = c.By
 	}
+	if c.CacheCurrent != nil {
+		return fmt.Errorf("%s never got a %d with its cache %s", who, c.Is, cacheWords(*c.CacheCurrent))
+	}
 	return fmt.Errorf("%s never got a %d", who, c.Is)
+}
+
+// cacheCurrent reports whether the step's controller had seen every
+// revision of the server when its answer came.
+func cacheCurrent(st race.Step) bool {
+	rv, ok := st.CacheRVs[st.Actor]
+	return ok && rv >= st.ServerRV
+}
+
+func cacheWords(current bool) string {
+	if current {
+		return "caught up with the server"
+	}
+	return "behind the server"
 }
 
 func checkCount(o *race.Outcome, c lessons.CountClaim, what string, get func(race.ControllerResult) int) error {

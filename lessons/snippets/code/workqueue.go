@@ -14,9 +14,10 @@ func NewQueue() workqueue.TypedRateLimitingInterface[string] {
 	return workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[string]())
 }
 
-// ProcessNextItem is one turn of a worker. The reconcile does its own
-// bounded retries (retry.RetryOnConflict); when they are spent it returns
-// the error, and the key goes back to the queue to be tried again later.
+// ProcessNextItem is one turn of a worker. A reconcile that gets a 409
+// returns it: the key goes back to the queue to be tried again after its
+// backoff, and the worker moves on to the next key now, instead of
+// sleeping in a retry loop while the other keys wait.
 func ProcessNextItem(ctx context.Context, q workqueue.TypedRateLimitingInterface[string],
 	reconcile func(ctx context.Context, key string) error) bool {
 	key, shutdown := q.Get()
