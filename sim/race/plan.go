@@ -13,6 +13,10 @@ import (
 // outcome (the race view, a lesson, the quiz) needs nothing else.
 type Plan struct {
 	Read controller.ReadSource `json:"read"`
+	// ReadUnused: the request is built without the copy it reads (an
+	// apply of values it sets, no resourceVersion): the read is there
+	// because every controller reads, and nothing of it is sent.
+	ReadUnused bool `json:"readUnused,omitempty"`
 	// Expectations: it reads its Lister only once its cache has seen its
 	// own last write (controller.Program.Expectations).
 	Expectations bool `json:"expectations,omitempty"`
@@ -34,8 +38,10 @@ type Plan struct {
 // has not run yet.
 func PlanOf(p controller.Program) Plan {
 	pl := Plan{Read: p.Read, Expectations: p.Expectations, Write: p.Write, WithRV: p.WithRV, Force: p.Force, OnEvent: p.OnEvent}
+	pl.ReadUnused = p.Write == controller.ServerSideApply && !p.WithRV
 	for _, mu := range p.Mutations {
 		pl.Changes = append(pl.Changes, mu.Describe())
+		pl.ReadUnused = pl.ReadUnused && !mu.DependsOnRead()
 	}
 	if p.Write == controller.Code {
 		// Code reads and retries as it is written: the plan is what it
@@ -82,6 +88,9 @@ func (p Plan) String() string {
 	var parts []string
 	if p.Read != "" {
 		read := "read " + string(p.Read)
+		if p.ReadUnused {
+			read += " (unused by the apply)"
+		}
 		if p.Expectations {
 			read += " once it has seen its own write"
 		}

@@ -24,7 +24,7 @@ func TestOutcomeCarriesEachPlan(t *testing.T) {
 	}
 	want := map[string]string{
 		"a": "read lister · set data.owner=a · merge-patch with RV · retry on Conflict up to 4×, re-read live",
-		"b": "read lister · set data.replicas=3 · apply (force)",
+		"b": "read lister (unused by the apply) · set data.replicas=3 · apply (force)",
 	}
 	c := w.Clone()
 	if err := c.Play(Schedule{Moves: scenario.MustMoves("a", "b", "a", "b")}); err != nil {
@@ -46,8 +46,29 @@ func TestOutcomeCarriesEachPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b2), `"plan":{"read":"lister","changes":["set data.replicas=3"],"write":"apply","force":true}`) {
+	if !strings.Contains(string(b2), `"plan":{"read":"lister","readUnused":true,"changes":["set data.replicas=3"],"write":"apply","force":true}`) {
 		t.Errorf("the plan is not in the JSON as documented: %s", b2)
+	}
+}
+
+// TestPlanReadUnused: an apply of values it sets sends nothing of the copy
+// it read; one that carries the resourceVersion, or computes a value from
+// what it read, does.
+func TestPlanReadUnused(t *testing.T) {
+	inc := controller.Mutation{Op: controller.Increment, Path: controller.MustPath("data.n"), By: 1}
+	for _, tc := range []struct {
+		p    controller.Program
+		want bool
+	}{
+		{controller.Program{Read: controller.FromLister, Write: controller.ServerSideApply, Mutations: []controller.Mutation{set("data.x", "1")}}, true},
+		{controller.Program{Read: controller.FromLister, Write: controller.ServerSideApply, WithRV: true, Mutations: []controller.Mutation{set("data.x", "1")}}, false},
+		{controller.Program{Read: controller.FromLister, Write: controller.ServerSideApply, Mutations: []controller.Mutation{inc}}, false},
+		{controller.Program{Read: controller.FromLister, Write: controller.MergePatch, Mutations: []controller.Mutation{set("data.x", "1")}}, false},
+	} {
+		pl := PlanOf(tc.p)
+		if pl.ReadUnused != tc.want || strings.Contains(pl.String(), "unused") != tc.want {
+			t.Errorf("%+v: read unused %v (%q), want %v", tc.p, pl.ReadUnused, pl.String(), tc.want)
+		}
 	}
 }
 

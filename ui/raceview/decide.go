@@ -22,12 +22,15 @@ type Deciding struct {
 
 // DecidingRow is the row that decides the race, the one the verdict's
 // outcome comes from: the write that erased a lost field; else the write
-// that carried a decision taken from stale data; else, when a controller
+// that lost its own change (a status the main endpoint ignored, a count
+// computed from a stale read, often a no-op the server answered 200);
+// else the write that carried a decision taken from stale data; else, when a controller
 // gave up (or is still retrying when the budget ran out), its last refused
 // write; else, when a write was refused and its controller's change landed
 // later (a retry, a requeue), the write that landed it; else the first
-// refused write; else the last write that landed. ok is false for a race
-// without writes.
+// refused write; else the last write to the target, a no-op included
+// (the write that changed nothing decides what the race ends with). ok is
+// false for a race without writes.
 func (r *Run) DecidingRow() (d Deciding, ok bool) {
 	if r == nil {
 		return Deciding{}, false
@@ -43,6 +46,12 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 		if l.ErasedBy != l.Owner && l.ErasedBy != "" {
 			s := stepAt(o, l.ErasedAtStep)
 			return at(l.ErasedAtStep, fmt.Sprintf("%s %s erased %s change to %s", report.Possessive(l.ErasedBy), report.Call(s), report.Possessive(l.Owner), l.Field))
+		}
+	}
+	for _, l := range o.Lost {
+		if l.ErasedBy == l.Owner && l.ErasedBy != "" {
+			s := stepAt(o, l.ErasedAtStep)
+			return at(l.ErasedAtStep, fmt.Sprintf("%s %s lost %s own change to %s (%s)", report.Possessive(l.ErasedBy), report.Call(s), agree(l.Owner, "its", "your"), l.Field, report.Answer(s)))
 		}
 	}
 	for _, sd := range o.Stale {
@@ -89,7 +98,7 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 			}
 			continue
 		}
-		if last < 0 || !writesTarget(o, o.Steps[last]) || writesTarget(o, s) {
+		if last < 0 || !touchesTarget(o, o.Steps[last]) || touchesTarget(o, s) {
 			// The race is about its target: a later write to another
 			// object (a second ConfigMap) does not decide it.
 			last = i
@@ -113,6 +122,9 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 		return at(firstRefused, refused(firstRefused, 1))
 	case last >= 0:
 		s := o.Steps[last]
+		if s.Version < 0 {
+			return at(last, fmt.Sprintf("%s %s, the last write, changed nothing: %s", report.Possessive(s.Actor), report.Call(s), report.Answer(s)))
+		}
 		return at(last, fmt.Sprintf("%s %s landed last: %s", report.Possessive(s.Actor), report.Call(s), report.Answer(s)))
 	}
 	return Deciding{}, false
@@ -121,6 +133,16 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 // writesTarget reports whether step s wrote a version of the race's target.
 func writesTarget(o *race.Outcome, s race.Step) bool {
 	return s.Version >= 0 && s.Version < len(o.Versions) && isTarget(o, s.Version)
+}
+
+// touchesTarget reports whether step s wrote the race's target: a version
+// of it, or a no-op answered for it (a write that changed nothing makes
+// no version, but it was sent to the target all the same).
+func touchesTarget(o *race.Outcome, s race.Step) bool {
+	if writesTarget(o, s) {
+		return true
+	}
+	return s.Version < 0 && s.OK() && report.Object(s) == o.Target.Name
 }
 
 // isTarget reports whether version i of the outcome is of its target.

@@ -132,7 +132,7 @@ func TestDecidingRowOfARequeueThatLandsIsTheLandingWrite(t *testing.T) {
 	for _, c := range []struct {
 		l, s int
 		opt  string
-	}{{3, 5, "requeue"}, {4, 3, "live"}, {5, 2, ""}} {
+	}{{3, 6, "requeue"}, {4, 3, "live"}, {5, 2, ""}} {
 		var r *Run
 		if c.opt == "" {
 			r = courseRace(t, c.l, c.s)
@@ -166,10 +166,40 @@ func TestDecidingRowOfARequeueThatLandsIsTheLandingWrite(t *testing.T) {
 			}
 		}
 	}
-	// The learner's case: 409s at 5ms and 11ms, the change lands at row 18.
-	d, _ := courseRaceOpt(t, 3, 5, "requeue").DecidingRow()
+	// The learner's case: three refusals while the cache catches up, the
+	// change lands at row 18.
+	d, _ := courseRaceOpt(t, 3, 6, "requeue").DecidingRow()
 	if d.Row != 18 {
-		t.Errorf("lesson 3 step 5 requeue: deciding row %d, want 18 (%q)", d.Row, d.What)
+		t.Errorf("lesson 3 step 6 requeue: deciding row %d, want 18 (%q)", d.Row, d.What)
+	}
+}
+
+// A write that lost its own change decides the race, even when it is a
+// no-op the server answered 200 and an earlier write is the last that
+// landed: lesson 8 step 1's second increment (computed from a stale read,
+// it changes nothing), lesson 9 step 4's status update to the main
+// endpoint (which keeps the old status). And a race whose last write to
+// its target changed nothing is decided by that write: lesson 6 step 6's
+// second label patch.
+func TestDecidingRowOfAnOwnLossIsItsWrite(t *testing.T) {
+	for _, c := range []struct {
+		r     *Run
+		name  string
+		actor string
+		what  string
+	}{
+		{courseRace(t, 8, 1), "lesson 8 step 1", "b", "lost its own change to data.count (200 no-op"},
+		{courseRaceOpt(t, 9, 4, "update"), "lesson 9 step 4 update", "status", "lost its own change to status.phase (200 no-op"},
+		{courseRace(t, 6, 6), "lesson 6 step 6", "b", "the last write, changed nothing: 200 no-op (RV 102)"},
+	} {
+		d, ok := c.r.DecidingRow()
+		if !ok {
+			t.Fatalf("%s: no deciding row", c.name)
+		}
+		s := c.r.Outcome.Steps[d.Step]
+		if s.Actor != c.actor || !isWrite(s) || s.Version >= 0 || !strings.Contains(d.What, c.what) {
+			t.Errorf("%s: deciding row %d (%q, %s's, version %d), want %s's no-op write saying %q", c.name, d.Row, d.What, s.Actor, s.Version, c.actor, c.what)
+		}
 	}
 }
 
@@ -247,15 +277,16 @@ func TestDecidingRowIsAWriteToTheTarget(t *testing.T) {
 }
 
 // An answer wraps as a whole word: "200 no-op" is never split at its
-// hyphen (lesson 8 step 2, three counters in one column: the last merge
-// patches change nothing).
+// hyphen (lesson 8 step 2, three counters in one column: the blind merge
+// patches after c's update change nothing).
 func TestAnswerKeepsItsHyphen(t *testing.T) {
 	src, err := os.ReadFile("../../lessons/course/scenarios/play-counter.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The order that solves the play step: every read before any write.
-	r := inlineRace(t, strings.Replace(string(src), "schedule: [a, a, b, b, c, c]", "schedule: [a, b, c, a, b, c]", 1))
+	// Every read before any write: c's careful update lands, and the
+	// blind patches after it say the count it already holds.
+	r := inlineRace(t, string(src)+"schedule: [a, b, c, c, a, b]\n")
 	found := false
 	for w := 50; w <= 100; w++ {
 		m := newView(r, false)

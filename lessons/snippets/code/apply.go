@@ -24,6 +24,27 @@ func ApplyX(ctx context.Context, c kubernetes.Interface, ns, name, manager, valu
 
 // end snippet
 
+// snippet: apply-three
+// strategy: write=apply force=false withRV=false
+// ApplyKey declares one key of data under a manager's name, built from
+// scratch: no read, no resourceVersion. ApplyThree is the race's three
+// controllers, each its own field manager.
+func ApplyKey(ctx context.Context, c kubernetes.Interface, ns, name, manager, key, value string) error {
+	cfg := corev1ac.ConfigMap(name, ns).WithData(map[string]string{key: value})
+	_, err := c.CoreV1().ConfigMaps(ns).Apply(ctx, cfg, metav1.ApplyOptions{FieldManager: manager})
+	return err
+}
+
+func ApplyThree(ctx context.Context, c kubernetes.Interface, ns string) []error {
+	return []error{
+		ApplyKey(ctx, c, ns, "cm1", "a", "x", "1"),
+		ApplyKey(ctx, c, ns, "cm1", "b", "y", "1"),
+		ApplyKey(ctx, c, ns, "cm1", "c", "x", "2"),
+	}
+}
+
+// end snippet
+
 // snippet: apply-force
 // strategy: write=apply force=true withRV=false
 // TakeOverX applies with force, as a controller should for the fields it is
@@ -51,6 +72,28 @@ func ApplyXFromCache(ctx context.Context, c kubernetes.Interface, ns, name, mana
 		WithResourceVersion(cm.ResourceVersion).
 		WithData(map[string]string{"x": value})
 	_, err = c.CoreV1().ConfigMaps(ns).Apply(ctx, cfg, metav1.ApplyOptions{FieldManager: manager, Force: true})
+	return err
+}
+
+// end snippet
+
+// snippet: apply-from-cache-no-force
+// strategy: write=apply force=false withRV=true read=lister
+// ApplyXFromCacheNoForce builds its apply configuration from the cached
+// object, so the request carries that copy's resourceVersion, and does
+// not force. Two things can refuse it: the version it carries, and a
+// field another manager owns with another value. The server's field
+// manager runs first, so a contested field is the answer even when the
+// version is stale too.
+func ApplyXFromCacheNoForce(ctx context.Context, c kubernetes.Interface, ns, name, manager, value string, lister ConfigMapLister) error {
+	cm, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	cfg := corev1ac.ConfigMap(name, ns).
+		WithResourceVersion(cm.ResourceVersion). // DEFECT: a precondition from a copy that may be old
+		WithData(map[string]string{"x": value})
+	_, err = c.CoreV1().ConfigMaps(ns).Apply(ctx, cfg, metav1.ApplyOptions{FieldManager: manager})
 	return err
 }
 

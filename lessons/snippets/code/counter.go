@@ -69,9 +69,11 @@ func Count(ctx context.Context, c kubernetes.Interface, ns, name, key string) er
 // CountWithTest is the patch-shaped version: test that the counter still
 // holds the value read, then replace it. A failed test is 422 Invalid, not
 // 409, so RetryOnConflict would not retry it: this loop retries a 422
-// without field causes. The server answers a malformed patch with the same
-// causeless 422, so that one is retried too; the bound (five calls) is what
-// keeps such a bug from looping, and the error is returned when it is hit.
+// without field causes. A patch that decodes but cannot be applied (a path
+// that does not exist) gets the same causeless 422, so that one is retried
+// too; the bound (five calls) is what keeps such a bug from looping, and
+// the error is returned when it is hit. (A body that does not decode at
+// all is a 400, and is not retried.)
 func CountWithTest(ctx context.Context, c kubernetes.Interface, ns, name, key string) error {
 	return retry.OnError(retry.DefaultRetry, testFailed, func() error {
 		cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
@@ -107,6 +109,61 @@ func testFailed(err error) bool {
 	}
 	d := st.Status().Details
 	return d == nil || len(d.Causes) == 0
+}
+
+// end snippet
+
+// snippet: counter-json-patch-retry-on-conflict
+// strategy: write=json-patch test=values read=live retry=default
+// CountWithTestRetry tests the value it read before replacing it, and
+// wraps it in RetryOnConflict. A failed test is answered 422 Invalid, and
+// IsConflict is false for a 422: the loop returns at the first refusal.
+func CountWithTestRetry(ctx context.Context, c kubernetes.Interface, ns, name, key string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error { // DEFECT: a failed test is not a conflict
+		cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		read := cm.Data[key]
+		n, err := strconv.Atoi(read)
+		if err != nil {
+			return err
+		}
+		ops := []map[string]any{
+			{"op": "test", "path": "/data/" + key, "value": read},
+			{"op": "replace", "path": "/data/" + key, "value": strconv.Itoa(n + 1)},
+		}
+		patch, err := json.Marshal(ops)
+		if err != nil {
+			return err
+		}
+		_, err = c.CoreV1().ConfigMaps(ns).Patch(ctx, name, types.JSONPatchType, patch, metav1.PatchOptions{})
+		return err
+	})
+}
+
+// end snippet
+
+// snippet: counter-update-requeue
+// strategy: write=update read=lister retry=none
+// CountReconcile reads the counter from the cache, adds one and updates
+// with the resourceVersion of that copy. A 409 is returned: the workqueue
+// brings the key back after its backoff, and the next reconcile reads the
+// count again, from a cache that has heard of the other increment by
+// then, and adds one to that.
+func CountReconcile(ctx context.Context, c kubernetes.Interface, ns, name, key string, lister ConfigMapLister) error {
+	cm, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	cm = cm.DeepCopy()
+	n, err := strconv.Atoi(cm.Data[key])
+	if err != nil {
+		return err
+	}
+	cm.Data[key] = strconv.Itoa(n + 1)
+	_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+	return err // a 409 included: the queue retries, and the count is computed again
 }
 
 // end snippet
@@ -156,6 +213,23 @@ func CountApply(ctx context.Context, c kubernetes.Interface, ns, name, key, mana
 	}
 	cfg := corev1ac.ConfigMap(name, ns).WithData(map[string]string{key: strconv.Itoa(n + 1)}) // DEFECT: a value computed from a read
 	_, err = c.CoreV1().ConfigMaps(ns).Apply(ctx, cfg, metav1.ApplyOptions{FieldManager: manager, Force: true})
+	return err
+}
+
+// end snippet
+
+// snippet: append-json-patch
+// strategy: write=json-patch test=none read=lister retry=none
+// AppendItemJSONPatch appends with a JSON patch "add" to the end of the
+// list, "/spec/items/-": the patch names the new item and where it goes,
+// not the list it was read with, so the server appends it to whatever
+// list it holds.
+func AppendItemJSONPatch(ctx context.Context, dc dynamic.Interface, ns, name, item string) error {
+	patch, err := json.Marshal([]map[string]any{{"op": "add", "path": "/spec/items/-", "value": item}})
+	if err != nil {
+		return err
+	}
+	_, err = dc.Resource(Widgets).Namespace(ns).Patch(ctx, name, types.JSONPatchType, patch, metav1.PatchOptions{})
 	return err
 }
 

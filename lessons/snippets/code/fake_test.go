@@ -192,6 +192,20 @@ func TestApplyRecordsManagers(t *testing.T) {
 	}
 }
 
+// ApplyThree on NewClientset's field-managed tracker: a and b land, c's
+// different value for a's field is a field conflict (IsConflict), as on
+// the server.
+func TestApplyThree(t *testing.T) {
+	c := fake.NewClientset(configMap("cm1", nil, map[string]string{"mode": "blue"}))
+	errs := ApplyThree(context.Background(), c, ns)
+	if errs[0] != nil || errs[1] != nil || !apierrors.IsConflict(errs[2]) {
+		t.Fatalf("errors %v: want a and b to land and c to conflict", errs)
+	}
+	if cm := get(t, c, "cm1"); cm.Data["x"] != "1" || cm.Data["y"] != "1" {
+		t.Fatalf("data %v", cm.Data)
+	}
+}
+
 // countCalls counts the fake's actions by verb.
 func countCalls(c *fake.Clientset, verb string) int {
 	n := 0

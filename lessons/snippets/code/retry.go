@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -13,8 +14,11 @@ import (
 // snippet: retry-with-lister
 // strategy: write=update read=lister retry=reread-lister
 // SetReplicasRetryFromCache retries on conflict, but every attempt asks the
-// informer's cache again. The cache that handed out a stale copy the first
-// time usually hands out the same one 10ms later.
+// informer's cache again. Whether a retry gets a newer copy depends on
+// whether the watch event has arrived in the 10ms since: on a quiet
+// cluster (a few milliseconds of lag) the second or third try lands, on a
+// loaded one every try sends the same stale copy. A bug that depends on
+// the lag is a flaky one.
 func SetReplicasRetryFromCache(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cm, err := lister.Get(name) // DEFECT: not a fresh read
@@ -22,6 +26,40 @@ func SetReplicasRetryFromCache(ctx context.Context, c kubernetes.Interface, ns, 
 			return err
 		}
 		cm = cm.DeepCopy()
+		if cm.Data == nil {
+			cm.Data = map[string]string{}
+		}
+		cm.Data["replicas"] = "3"
+		_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// end snippet
+
+// snippet: retry-on-conflict-from-lister
+// strategy: write=update read=lister retry=default
+// SetReplicasRetryFresh takes its first copy from the informer's cache
+// (free, and usually current) and every retry's from the API server: a
+// refusal says the cache was behind, so asking it again would be asking
+// the wrong one.
+func SetReplicasRetryFresh(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
+	first := true
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var cm *corev1.ConfigMap
+		var err error
+		if first {
+			first = false
+			cm, err = lister.Get(name)
+			if err == nil {
+				cm = cm.DeepCopy()
+			}
+		} else {
+			cm, err = c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		}
+		if err != nil {
+			return err
+		}
 		if cm.Data == nil {
 			cm.Data = map[string]string{}
 		}

@@ -35,8 +35,11 @@ func ResizeAndReport(ctx context.Context, dc dynamic.Interface, ns, name string)
 // end snippet
 
 // snippet: update-status-with-spec
-// ReportAndResize makes the same two changes and sends them to /status.
-// That endpoint keeps everything but the status: spec.size is dropped.
+// ReportAndResize makes the same two changes, labels the widget too, and
+// sends it all to /status. A custom resource's /status keeps everything
+// but the status from the object the server holds: spec.size and the
+// label are dropped. (A Deployment's /status resets the spec and the
+// labels, and writes annotations and finalizers.)
 func ReportAndResize(ctx context.Context, dc dynamic.Interface, ns, name string) error {
 	w, err := dc.Resource(Widgets).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
@@ -48,7 +51,13 @@ func ReportAndResize(ctx context.Context, dc dynamic.Interface, ns, name string)
 	if err := unstructured.SetNestedField(w.Object, "Ready", "status", "phase"); err != nil {
 		return err
 	}
-	_, err = dc.Resource(Widgets).Namespace(ns).UpdateStatus(ctx, w, metav1.UpdateOptions{}) // DEFECT: spec ignored here
+	labels := w.GetLabels()
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	labels["phase"] = "ready"
+	w.SetLabels(labels)
+	_, err = dc.Resource(Widgets).Namespace(ns).UpdateStatus(ctx, w, metav1.UpdateOptions{}) // DEFECT: only the status is written here
 	return err
 }
 
@@ -254,6 +263,40 @@ func ReportReadyMain(ctx context.Context, dc dynamic.Interface, ns, name string)
 func ReportReadyPatch(ctx context.Context, dc dynamic.Interface, ns, name string) error {
 	patch := []byte(`{"status":{"phase":"Ready"}}`)
 	_, err := dc.Resource(Widgets).Namespace(ns).Patch(ctx, name, types.MergePatchType, patch, metav1.PatchOptions{}) // DEFECT
+	return err
+}
+
+// end snippet
+
+// snippet: widget-halves
+// strategy: write=update read=lister retry=none
+// Two reconcilers of one Widget, each with its own half: ResizeFromCache
+// updates the spec, ReportFromCache the status through /status, each from
+// the copy its cache holds. The halves have two endpoints but one
+// resourceVersion: a write to either makes every copy older.
+func ResizeFromCache(ctx context.Context, dc dynamic.Interface, ns, name string, lister WidgetLister) error {
+	w, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	w = w.DeepCopy()
+	if err := unstructured.SetNestedField(w.Object, int64(2), "spec", "size"); err != nil {
+		return err
+	}
+	_, err = dc.Resource(Widgets).Namespace(ns).Update(ctx, w, metav1.UpdateOptions{})
+	return err
+}
+
+func ReportFromCache(ctx context.Context, dc dynamic.Interface, ns, name string, lister WidgetLister) error {
+	w, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	w = w.DeepCopy()
+	if err := unstructured.SetNestedField(w.Object, "Ready", "status", "phase"); err != nil {
+		return err
+	}
+	_, err = dc.Resource(Widgets).Namespace(ns).UpdateStatus(ctx, w, metav1.UpdateOptions{})
 	return err
 }
 

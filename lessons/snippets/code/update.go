@@ -3,6 +3,7 @@ package code
 import (
 	"context"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/util/retry"
@@ -68,6 +69,40 @@ func ForceOwner(ctx context.Context, c kubernetes.Interface, ns, name string, li
 	cm.ResourceVersion = "" // DEFECT: "make the write always succeed"
 	_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
 	return err
+}
+
+// end snippet
+
+// snippet: update-clear-rv-retry
+// strategy: write=update-clear-rv read=lister retry=default
+// ForceOwnerRetry clears the resourceVersion and retries on conflict, in
+// case. An update without a precondition is never refused for being
+// stale, so the retry never runs: the first attempt overwrites.
+func ForceOwnerRetry(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
+	first := true
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		var cm *corev1.ConfigMap
+		var err error
+		if first {
+			first = false
+			cm, err = lister.Get(name)
+			if err == nil {
+				cm = cm.DeepCopy()
+			}
+		} else {
+			cm, err = c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		}
+		if err != nil {
+			return err
+		}
+		if cm.Data == nil {
+			cm.Data = map[string]string{}
+		}
+		cm.Data["owner"] = "a"
+		cm.ResourceVersion = "" // DEFECT: nothing left for a conflict to be about
+		_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+		return err
+	})
 }
 
 // end snippet

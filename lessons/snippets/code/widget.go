@@ -2,9 +2,11 @@ package code
 
 import (
 	"context"
+	"encoding/json"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/util/retry"
 )
@@ -64,6 +66,23 @@ func ResizeWidgetForce(ctx context.Context, dc dynamic.Interface, ns, name strin
 	}
 	w.SetResourceVersion("") // DEFECT
 	_, err = dc.Resource(Widgets).Namespace(ns).Update(ctx, w, metav1.UpdateOptions{})
+	return err
+}
+
+// end snippet
+
+// snippet: widget-strategic-merge-patch
+// AddWidgetFinalizerStrategic adds a finalizer to a Widget with a
+// strategic merge patch, the way it would to a ConfigMap. The merge rules
+// of a strategic merge patch are the patch tags of a built-in type's Go
+// struct; the API server has none for a custom resource, so it refuses
+// the patch type itself: 415 Unsupported Media Type.
+func AddWidgetFinalizerStrategic(ctx context.Context, dc dynamic.Interface, ns, name, finalizer string) error {
+	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"finalizers": []string{finalizer}}})
+	if err != nil {
+		return err
+	}
+	_, err = dc.Resource(Widgets).Namespace(ns).Patch(ctx, name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}) // DEFECT: not for a custom resource
 	return err
 }
 
