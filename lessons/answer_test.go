@@ -20,7 +20,7 @@ func TestSnippetBeforeAnswerHidesTheDefect(t *testing.T) {
 			t.Errorf("still says %q:\n%s", giveaway, got)
 		}
 	}
-	for _, code := range []string{"func SetOwnerUntilItWorks(", "for {", "apierrors.IsConflict(err)", "time.Sleep(10 * time.Millisecond)"} {
+	for _, code := range []string{"func SetOwnerRetrying(", "for {", "apierrors.IsConflict(err)", "time.Sleep(10 * time.Millisecond)"} {
 		if !strings.Contains(got, code) {
 			t.Errorf("lost the code %q:\n%s", code, got)
 		}

@@ -21,10 +21,10 @@ import (
 
 // snippet: counter-merge-patch
 // strategy: write=merge-patch withRV=false read=lister retry=none
-// CountBlind adds one to a counter it read from the cache and patches the
+// CountEvent adds one to a counter it read from the cache and patches the
 // result in. The patch says "count is now 5", not "add one": if someone
 // else counted since the read, their increment is overwritten — with a 200.
-func CountBlind(ctx context.Context, c kubernetes.Interface, ns, name, key string, lister ConfigMapLister) error {
+func CountEvent(ctx context.Context, c kubernetes.Interface, ns, name, key string, lister ConfigMapLister) error {
 	cm, err := lister.Get(name)
 	if err != nil {
 		return err
@@ -69,11 +69,11 @@ func Count(ctx context.Context, c kubernetes.Interface, ns, name, key string) er
 // CountWithTest is the patch-shaped version: test that the counter still
 // holds the value read, then replace it. A failed test is 422 Invalid, not
 // 409, so RetryOnConflict would not retry it: this loop retries a 422
-// without field causes. A patch that decodes but cannot be applied (a path
-// that does not exist) gets the same causeless 422, so that one is retried
-// too; the bound (five calls) is what keeps such a bug from looping, and
-// the error is returned when it is hit. (A body that does not decode at
-// all is a 400, and is not retried.)
+// without field causes. The server answers a patch that decodes but cannot
+// be applied (an op on a path that is not there) with the same causeless
+// 422, so that one is retried too — a body that does not decode is a 400 —
+// and the bound (five calls) is what keeps such a bug from looping; the
+// error is returned when it is hit.
 func CountWithTest(ctx context.Context, c kubernetes.Interface, ns, name, key string) error {
 	return retry.OnError(retry.DefaultRetry, testFailed, func() error {
 		cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
@@ -100,7 +100,7 @@ func CountWithTest(ctx context.Context, c kubernetes.Interface, ns, name, key st
 
 // testFailed recognises the 422 a failed JSON patch test gets: Invalid,
 // with no field causes (a validation error names the fields it rejects).
-// It cannot tell a failed test from a patch the server could not apply:
+// It cannot tell a failed test from another op the server could not apply:
 // both get this answer, so only a bounded loop may use it.
 func testFailed(err error) bool {
 	var st apierrors.APIStatus
@@ -164,6 +164,29 @@ func CountReconcile(ctx context.Context, c kubernetes.Interface, ns, name, key s
 	cm.Data[key] = strconv.Itoa(n + 1)
 	_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
 	return err // a 409 included: the queue retries, and the count is computed again
+}
+
+// end snippet
+
+// snippet: counter-update-clear-rv
+// strategy: write=update-clear-rv read=lister retry=none
+// CountForce reads the counter from the cache, adds one, and updates with
+// the resourceVersion cleared so that the write cannot be refused. Nothing
+// then checks that the count it computed from is still the count.
+func CountForce(ctx context.Context, c kubernetes.Interface, ns, name, key string, lister ConfigMapLister) error {
+	cm, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	cm = cm.DeepCopy()
+	n, err := strconv.Atoi(cm.Data[key])
+	if err != nil {
+		return err
+	}
+	cm.Data[key] = strconv.Itoa(n + 1)
+	cm.ResourceVersion = "" // DEFECT: a value computed from a read, written unconditionally
+	_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+	return err
 }
 
 // end snippet

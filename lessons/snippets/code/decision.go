@@ -24,10 +24,10 @@ func wantReplicas(d *appsv1.Deployment) (int32, bool) {
 }
 
 // snippet: scale-merge-patch
-// ScaleBlind decides from the cached copy and patches the decision in. The
+// ScaleOnLoad decides from the cached copy and patches the decision in. The
 // patch carries no resourceVersion, so nothing checks that the load it
 // decided on is still the load the Deployment shows.
-func ScaleBlind(ctx context.Context, c kubernetes.Interface, ns, name string, lister DeploymentLister) error {
+func ScaleOnLoad(ctx context.Context, c kubernetes.Interface, ns, name string, lister DeploymentLister) error {
 	d, err := lister.Get(name)
 	if err != nil {
 		return err

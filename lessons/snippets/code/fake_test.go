@@ -242,7 +242,7 @@ func TestRetryShapes(t *testing.T) {
 			return SetOwnerWithRetry(ctx, c, ns, "cm1")
 		}, 5, 5},
 		{"retry without re-reading: 5 writes of one copy", conflict, func(c *fake.Clientset) error {
-			return SetReplicasRetrySameCopy(ctx, c, ns, "cm1", staleLister{cached})
+			return SetReplicasRetry(ctx, c, ns, "cm1", staleLister{cached})
 		}, 0, 5},
 		{"retry from the Lister: no GET at all", conflict, func(c *fake.Clientset) error {
 			return SetReplicasRetryFromCache(ctx, c, ns, "cm1", staleLister{cached})

@@ -14,11 +14,10 @@ import (
 // snippet: retry-with-lister
 // strategy: write=update read=lister retry=reread-lister
 // SetReplicasRetryFromCache retries on conflict, but every attempt asks the
-// informer's cache again. Whether a retry gets a newer copy depends on
-// whether the watch event has arrived in the 10ms since: on a quiet
-// cluster (a few milliseconds of lag) the second or third try lands, on a
-// loaded one every try sends the same stale copy. A bug that depends on
-// the lag is a flaky one.
+// informer's cache again. Informer lag is usually milliseconds, so the
+// retry often gets a newer copy — and when the watch is slow (a busy API
+// server, a burst of events) every attempt gets the same stale one: the bug
+// is flaky, not certain. A retry must read from the API server.
 func SetReplicasRetryFromCache(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
 		cm, err := lister.Get(name) // DEFECT: not a fresh read
@@ -73,9 +72,9 @@ func SetReplicasRetryFresh(ctx context.Context, c kubernetes.Interface, ns, name
 
 // snippet: retry-no-reread
 // strategy: write=update read=lister retry=no-reread
-// SetReplicasRetrySameCopy reads once and retries the write: the object
+// SetReplicasRetry reads once and retries the write: the object
 // sent on every attempt carries the same stale resourceVersion.
-func SetReplicasRetrySameCopy(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
+func SetReplicasRetry(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
 	cm, err := lister.Get(name)
 	if err != nil {
 		return err
@@ -115,10 +114,10 @@ func AddCleanupFinalizer(ctx context.Context, c kubernetes.Interface, ns, name s
 
 // snippet: retry-unbounded
 // strategy: write=update read=live retry=unbounded
-// SetOwnerUntilItWorks re-reads and retries every conflict, for as long as
+// SetOwnerRetrying re-reads and retries every conflict, for as long as
 // it takes. While the object stays contended the call never returns, and
 // the worker running it serves no other key of its queue.
-func SetOwnerUntilItWorks(ctx context.Context, c kubernetes.Interface, ns, name string) error {
+func SetOwnerRetrying(ctx context.Context, c kubernetes.Interface, ns, name string) error {
 	for { // DEFECT: no bound
 		cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
 		if err != nil {
