@@ -60,10 +60,16 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 	}
 	// refused says a write was refused, and that it was its
 	// controller's last try when it had tried before.
+	// A controller still retrying when the run was cut off had no last
+	// try: its latest one is the one refused.
+	retrying := map[string]bool{}
 	refused := func(i int, tries int) string {
 		s := o.Steps[i]
 		last := ""
-		if tries > 1 {
+		switch {
+		case tries > 1 && retrying[s.Actor]:
+			last = ", " + agree(s.Actor, "its", "your") + " latest try when the run stopped,"
+		case tries > 1:
 			last = ", " + agree(s.Actor, "its", "your") + " last try,"
 		}
 		return fmt.Sprintf("%s %s%s was refused: %s", report.Possessive(s.Actor), report.Call(s), last, report.Answer(s))
@@ -76,7 +82,7 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 		case c.Status == controller.GaveUp:
 			stopped[c.Name] = true
 		case o.Verdict == race.VerdictUnfinished && (c.Status == controller.Running || c.Status == controller.Sleeping):
-			stopped[c.Name] = true
+			stopped[c.Name], retrying[c.Name] = true, true
 		}
 	}
 	firstRefused, lastStopped, stoppedTries, last := -1, -1, 0, -1

@@ -301,3 +301,16 @@ func TestAnswerKeepsItsHyphen(t *testing.T) {
 		t.Fatal("no \"no-op\" answer in lesson 8 step 2's race: the test checks nothing")
 	}
 }
+
+// A loop still retrying when the run is cut off had no last try: lesson 5
+// step 3's unbounded loop is decided by its latest refusal, named so.
+func TestDecidingRowOfALoopCutOff(t *testing.T) {
+	r := courseRace(t, 5, 3)
+	if r.Outcome.Verdict != race.VerdictUnfinished {
+		t.Fatalf("verdict %s, want unfinished", r.Outcome.Verdict)
+	}
+	d, ok := r.DecidingRow()
+	if !ok || !strings.Contains(d.What, "its latest try when the run stopped, was refused") || strings.Contains(d.What, "last try") {
+		t.Errorf("deciding row %+v", d)
+	}
+}
