@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -40,9 +41,13 @@ func TestLessonsValidatePrintsPlaySteps(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d:\n%s%s", code, out, errs)
 	}
-	for _, want := range []string{"02-lost-update.yaml:71: steps[1].goal: break: par 4, longest race 4, random orders of ≤ 6 moves breaking it", "05-bounded-retries.yaml:193: steps[4].goal: fix: "} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+	// The lines move as lessons are edited; the shape is what is checked.
+	for _, want := range []string{
+		`(?m)^02-lost-update\.yaml:\d+: steps\[\d+\]\.goal: break: par \d+, longest race \d+, random orders of ≤ \d+ moves breaking it \d+\.\d%`,
+		`(?m)^05-bounded-retries\.yaml:\d+: steps\[\d+\]\.goal: fix: \d+ settings, \d+ combinations, \d+\.\d% of them fix it`,
+	} {
+		if !regexp.MustCompile(want).MatchString(out) {
+			t.Errorf("output lacks a line matching %s:\n%s", want, out)
 		}
 	}
 }
