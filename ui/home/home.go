@@ -91,7 +91,8 @@ func (m *Model) SetNotice(n string) { m.notice = n }
 func (m Model) Cursor() int { return m.cursor }
 
 // ContinueTarget is where "continue" goes: the lesson last opened if it
-// is not done, else the first lesson not done. ok is false when every
+// is not done, else the first lesson not done after it (wrapping round
+// to the start). ok is false when every
 // lesson is done.
 func (m Model) ContinueTarget() (id string, step int, ok bool) { return Continue(m.lessons, m.prog) }
 
@@ -104,7 +105,17 @@ func Continue(ls []*lessons.Lesson, prog *progress.Progress) (id string, step in
 		}
 		return l.ID, step, true
 	}
-	for _, l := range ls {
+	// The last lesson is done: the first one not done after it, then
+	// (wrapping) before it — a learner who finished lesson 12 goes on to
+	// 13, not back to a lesson 1 left with a play step unsolved.
+	from := 0
+	for i, l := range ls {
+		if l.ID == prog.Last {
+			from = i + 1
+		}
+	}
+	for k := range ls {
+		l := ls[(from+k)%len(ls)]
 		if prog.StateOf(l.ID) != progress.Done {
 			step := 0
 			if r, ok := prog.Lessons[l.ID]; ok {
@@ -259,8 +270,11 @@ func (m Model) View() string {
 	if id, step, ok := m.ContinueTarget(); ok {
 		l := m.find(id)
 		verb := "Continue where you left off"
-		if len(m.prog.Lessons) == 0 {
+		switch {
+		case len(m.prog.Lessons) == 0:
 			verb = "Start the course"
+		case id != m.prog.Last:
+			verb = "Go on with"
 		}
 		text := fmt.Sprintf("%s %s: %s, step %d of %d", styles.Current, verb, l.Title, min(step+1, len(l.Steps)), len(l.Steps))
 		// Wrapped, not cut: the step is the point of the line.

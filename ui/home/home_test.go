@@ -262,6 +262,7 @@ func TestEveryEntryKeepsTheTitleAt80x24(t *testing.T) {
 		prog.Lesson(l.ID).Done = true
 	}
 	prog.Lesson(long.ID).Step = len(long.Steps) - 1
+	prog.Last = long.ID
 	m := New(p.Lessons, Modes, prog, "", styles.New(true, true))
 	m.SetSize(80, 22) // the window less the header and the key bar
 	cont := fmt.Sprintf("step %d of %d", len(long.Steps), len(long.Steps))
@@ -431,4 +432,28 @@ func TestPanelShowsPlayBestAgainstPar(t *testing.T) {
 		return
 	}
 	t.Fatal("the course has no play step: this test checks nothing")
+}
+
+// After a lesson is done, continue goes on to the next lesson not done,
+// not back to the first: lesson 1 left with a play step unsolved waits
+// until the lessons after the last one are done.
+func TestContinueGoesOnAfterTheLastLesson(t *testing.T) {
+	ls := []*lessons.Lesson{{ID: "a", Steps: make([]lessons.Step, 2)}, {ID: "b", Steps: make([]lessons.Step, 2)}, {ID: "c", Steps: make([]lessons.Step, 2)}, {ID: "d", Steps: make([]lessons.Step, 2)}}
+	prog := progress.New()
+	prog.Lesson("a").Step = 1 // opened, not done
+	prog.Lesson("b").Done = true
+	prog.Last = "b"
+	if id, step, ok := Continue(ls, prog); !ok || id != "c" || step != 0 {
+		t.Fatalf("after b: %s step %d ok %v, want c step 0", id, step, ok)
+	}
+	prog.Lesson("c").Done = true
+	prog.Lesson("d").Done = true
+	prog.Last = "d"
+	if id, step, ok := Continue(ls, prog); !ok || id != "a" || step != 1 {
+		t.Fatalf("after the last lesson: %s step %d ok %v, want a step 1 (wrapping round)", id, step, ok)
+	}
+	prog.Last = "a"
+	if id, _, ok := Continue(ls, prog); !ok || id != "a" {
+		t.Fatalf("the last lesson not done: %s ok %v, want a", id, ok)
+	}
 }
