@@ -116,18 +116,34 @@ func scoreLines(env *lessonEnv, st *styles.Styles, w int) []string {
 	if t.Complete() {
 		return out
 	}
-	var open []string
+	// A play step unsolved is "to solve", not "to answer": the play
+	// lines under the score name it too.
+	var answer, solve []string
 	for i, q := range questionSteps(env.lesson) {
 		if _, ok := env.rec().Answers[i]; q && !ok {
-			open = append(open, fmt.Sprintf("%d", i+1))
+			if env.lesson.Steps[i].Kind == lessons.Play {
+				solve = append(solve, fmt.Sprintf("%d", i+1))
+			} else {
+				answer = append(answer, fmt.Sprintf("%d", i+1))
+			}
 		}
 	}
-	word := "Step"
-	if len(open) > 1 {
-		word = "Steps"
+	var parts []string
+	if len(answer) > 0 {
+		parts = append(parts, stepsWord(answer)+" "+joinAnd(answer)+" still to answer")
 	}
-	msg := fmt.Sprintf("%s %s still to answer: the lesson is done when every question has its answer.", word, joinAnd(open))
+	if len(solve) > 0 {
+		parts = append(parts, stepsWord(solve)+" "+joinAnd(solve)+" still to solve")
+	}
+	msg := strings.Join(parts, "; ") + ": the lesson is done when every question is answered and every play step solved."
 	return append(out, layout.Lines(layout.Wrap(st.Warn.Render(msg), w-2))...)
+}
+
+func stepsWord(s []string) string {
+	if len(s) > 1 {
+		return "Steps"
+	}
+	return "Step"
 }
 
 func joinAnd(s []string) string {
