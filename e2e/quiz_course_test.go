@@ -117,11 +117,12 @@ func TestWholeCourseInATerminal(t *testing.T) {
 			tm.waitFor(5*time.Second, "enter answer")
 			tm.send(fmt.Sprint(right + 1))
 			// The key bar turns "enter answer" into "enter continue" once
-			// the answer is right.
-			if s := tm.waitFor(10*time.Second, "✓ Correct", "enter continue"); strings.Contains(s, "✗ Not quite") {
+			// the answer is right, after "enter read on" while the
+			// feedback goes on below the pane.
+			if s := tm.waitFor(10*time.Second, "✓ Correct"); strings.Contains(s, "✗ Not quite") {
 				t.Fatalf("%s step %d: option %d was not right:\n%s", l.ID, i+1, right+1, s)
 			}
-			tm.send("Enter")
+			tm.next()
 		}
 		tm.waitFor(10*time.Second, "Lesson complete: "+l.Title, "Take-away")
 		t.Logf("%-20s %d steps in %v", l.ID, len(l.Steps), time.Since(lessonBegan).Round(time.Millisecond))

@@ -106,7 +106,7 @@ func TestSignalsRestoreTheTerminalAndSaveProgress(t *testing.T) {
 			tm.waitFor(10*time.Second, "Continue where you left off: The lost update")
 			tm.send("c")
 			s := tm.waitFor(10*time.Second, "Two writers, one version", "Before the race")
-			tm.send(option(t, s, "Both data.owner")) // a wrong answer is an answer too
+			tm.send(option(t, s, "Both keys")) // a wrong answer is an answer too
 			tm.waitFor(5*time.Second, "✗ Not quite")
 			if on, _ := tm.tmux("display-message", "-p", "-t", "e2e", "#{alternate_on}"); strings.TrimSpace(on) != "1" {
 				t.Fatalf("the tutorial is not in the alternate screen (%q): the check below would prove nothing", on)

@@ -129,12 +129,12 @@ func TestGoldenScreens(t *testing.T) {
 			shot("predict-right-race")
 			d.Press("left", "left", "left")
 			shot("race-stepped-back")
-			d.Press("enter", "2")
+			d.Press("n", "2") // n: at 80×24 enter reads the feedback on
 			d.PlayAll()
 			shot("choose-409")
 			d.Press("c")
 			shot("code")
-			d.Press("c", "enter")
+			d.Press("c", "n")
 			shot("summary")
 		})
 	}

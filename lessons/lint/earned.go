@@ -2,9 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/answerbias"
+	"github.com/conflictlab/conflictlab/lessons/snippets"
 )
 
 // An answer must be earned (issue 26): nothing on the screen before it
@@ -65,6 +67,9 @@ func Questions(p *lessons.Pack) []answerbias.Question {
 				},
 				Reviewed: reviewed(s.Reviewed),
 			}
+			if c := codeComments(s.Code, p); c != "" {
+				q.Shown = append(q.Shown, answerbias.Shown{Where: "the comments of the code pane (" + s.Code + ")", Text: c})
+			}
 			if i > 0 {
 				q.Shown = append(q.Shown, before(l.Steps[i-1], fmt.Sprintf("steps[%d]", i-1))...)
 			}
@@ -78,6 +83,29 @@ func Questions(p *lessons.Pack) []answerbias.Question {
 		}
 	}
 	return out
+}
+
+// codeComments are the comments of the snippet a step shows in its code
+// pane (one key away before the answer): the prose of a snippet can state
+// an answer as plainly as the stem. Its markers are left out.
+func codeComments(name string, p *lessons.Pack) string {
+	if name == "" {
+		return ""
+	}
+	src, err := snippets.Resolve(name, p)
+	if err != nil {
+		return "" // the code check reports a missing snippet
+	}
+	var out []string
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimSpace(l)
+		c, ok := strings.CutPrefix(l, "//")
+		if !ok || strings.HasPrefix(c, " snippet:") || strings.HasPrefix(c, " strategy:") || strings.HasPrefix(c, " end snippet") {
+			continue
+		}
+		out = append(out, strings.TrimSpace(c))
+	}
+	return strings.Join(out, "\n")
 }
 
 // before is what the step before leaves on the learner's mind: a

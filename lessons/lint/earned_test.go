@@ -114,3 +114,40 @@ steps:
 		t.Errorf("an order from another lesson, on another race: %v", fs)
 	}
 }
+
+// The code pane is one key away before the answer: a snippet whose
+// comment states the right option gives it away as the stem would. The
+// comments are read, the snippet's markers are not.
+func TestQuestionsReadTheCodePane(t *testing.T) {
+	dir := t.TempDir()
+	lesson, _ := os.ReadFile("../../examples/pack/01-counting.yaml")
+	sc, _ := os.ReadFile("../../examples/pack/scenarios/two-counters.yaml")
+	os.MkdirAll(dir+"/scenarios", 0o755)
+	os.WriteFile(dir+"/scenarios/two-counters.yaml", sc, 0o644)
+	os.WriteFile(dir+"/told.go", []byte("// snippet: told\n// Run beside another counter, the second patch overwrites the first increment.\nfunc Count() {}\n// end snippet\n"), 0o644)
+	text := strings.Replace(string(lesson), "code: counter-merge-patch", "code: told.go", 1)
+	text = strings.Replace(text, `label: "1 — one increment is lost"`, `label: "1 — the second patch overwrites the first increment"`, 1)
+	os.WriteFile(dir+"/01-counting.yaml", []byte(text), 0o644)
+	p, err := lessons.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := Questions(p)[0]
+	var pane string
+	for _, sh := range q.Shown {
+		if strings.HasPrefix(sh.Where, "the comments of the code pane") {
+			pane = sh.Text
+		}
+	}
+	if pane != "Run beside another counter, the second patch overwrites the first increment." {
+		t.Fatalf("the code pane read as %q", pane)
+	}
+	r := Earned(p, "the pack")
+	found := false
+	for _, f := range r.Findings {
+		found = found || strings.Contains(f.Msg, "echoes the comments of the code pane (told.go)")
+	}
+	if !found {
+		t.Fatalf("no finding names the code pane: %v", r.Findings)
+	}
+}

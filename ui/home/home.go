@@ -273,7 +273,8 @@ func (m Model) View() string {
 		switch {
 		case len(m.prog.Lessons) == 0:
 			verb = "Start the course"
-		case id != m.prog.Last:
+		case m.prog.Last != "" && id != m.prog.Last:
+			// The lesson last opened is done: this is the next one.
 			verb = "Go on with"
 		}
 		text := fmt.Sprintf("%s %s: %s, step %d of %d", styles.Current, verb, l.Title, min(step+1, len(l.Steps)), len(l.Steps))

@@ -457,3 +457,19 @@ func TestContinueGoesOnAfterTheLastLesson(t *testing.T) {
 		t.Fatalf("the last lesson not done: %s ok %v, want a", id, ok)
 	}
 }
+
+// The continue line says "Go on with" when it leads past the lesson last
+// opened (done), and "Continue where you left off" when it goes back to it.
+func TestContinueLineNamesWhereItGoes(t *testing.T) {
+	prog := progress.New()
+	prog.Lesson("versions").Done = true
+	prog.Last = "versions"
+	if v := ansi.Strip(fixture(t, prog, "").View()); !strings.Contains(v, "Go on with: The lost update") {
+		t.Fatalf("after a done lesson:\n%s", v)
+	}
+	prog.Lesson("lost-update").Step = 1
+	prog.Last = "lost-update"
+	if v := ansi.Strip(fixture(t, prog, "").View()); !strings.Contains(v, "Continue where you left off: The lost update") {
+		t.Fatalf("back to the lesson last opened:\n%s", v)
+	}
+}

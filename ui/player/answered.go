@@ -119,6 +119,13 @@ func (a answered) key(msg tea.KeyPressMsg) (answered, tea.Cmd) {
 	// (and, choosing, plays its race): trying the others is how the
 	// lesson sinks in. (On the option answered, enter is the lesson's:
 	// continue.)
+	if key.Matches(msg, k.Answer) && a.q.cursor == a.q.picked && a.unread() {
+		// The feedback goes on below the pane: enter reads on, as on a
+		// read step, rather than leave the step with it half read.
+		a.f.text.ScrollBy(a.f.textH - 1)
+		a.f.reveal = revealNone
+		return a, nil
+	}
 	if took, n, hint := a.q.key(msg, k, a.f.s); took {
 		if n >= 0 {
 			return a, a.answer(n)
@@ -232,7 +239,11 @@ func (a answered) ShortHelp() []key.Binding {
 		// The panel has ↑↓ and esc; the app's esc (back) is not listed.
 		out = append(out, withHelp(k.Race.Down, "↑↓", "scroll details"), withHelp(k.Race.Close, "esc/i", "close details"))
 	} else {
-		out = append(out, withHelp(k.Answer, "enter", "continue"))
+		if a.unread() {
+			out = append(out, withHelp(k.Answer, "enter", "read on"))
+		} else {
+			out = append(out, withHelp(k.Answer, "enter", "continue"))
+		}
 		if a.firstWrong() {
 			out = append(out, k.Solution)
 		}
@@ -252,9 +263,13 @@ func (a answered) TakesKey(msg tea.KeyPressMsg) bool {
 
 // Owns: every key while a replay's prompt is open; enter on an option
 // other than the one answered answers it.
+// Enter is the step's too while the feedback goes on below the pane.
 func (a answered) Owns(msg tea.KeyPressMsg) bool {
-	return a.show.prompting() || key.Matches(msg, a.f.keys().Answer) && a.q.cursor != a.q.picked
+	return a.show.prompting() || key.Matches(msg, a.f.keys().Answer) && (a.q.cursor != a.q.picked || a.unread())
 }
+
+// unread reports whether the text goes on below the pane.
+func (a answered) unread() bool { return !a.f.zoomed() && !a.f.text.AtBottom() }
 
 func (a answered) Frame() frame { return a.f }
 func (a answered) Stop()        {}

@@ -16,9 +16,7 @@ import (
 // snippet: merge-patch-diff
 // AddFinalizerMergeFrom builds a JSON merge patch the way
 // controller-runtime's client.MergeFrom does: the difference between the
-// copy it read and the copy it changed. A merge patch cannot add to a
-// list, so the patch carries the whole finalizers list — as it was in the
-// (possibly stale) copy, plus one.
+// copy it read and the copy it changed, computed on the client.
 func AddFinalizerMergeFrom(ctx context.Context, c kubernetes.Interface, ns, name, finalizer string, lister ConfigMapLister) error {
 	orig, err := lister.Get(name)
 	if err != nil {

@@ -32,9 +32,9 @@ func UpdateOwner(ctx context.Context, c kubernetes.Interface, ns, name string, l
 // snippet: retry-on-conflict
 // strategy: write=update read=live retry=default
 // SetOwnerWithRetry re-reads with a live GET on every attempt and re-applies
-// the change to the fresh copy. Only conflicts are retried, and the function
-// is called at most 5 times in all (4 retries): then the last 409 is
-// returned. Its place is a command, a one-off write; inside a reconciler,
+// the change to the fresh copy. Only conflicts are retried, as many times
+// as retry.DefaultRetry's Steps allow: then the last 409 is returned.
+// Its place is a command, a one-off write; inside a reconciler,
 // returning the error lets the workqueue do the retrying.
 func SetOwnerWithRetry(ctx context.Context, c kubernetes.Interface, ns, name string) error {
 	return retry.RetryOnConflict(retry.DefaultRetry, func() error {

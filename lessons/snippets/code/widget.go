@@ -75,8 +75,7 @@ func ResizeWidgetForce(ctx context.Context, dc dynamic.Interface, ns, name strin
 // AddWidgetFinalizerStrategic adds a finalizer to a Widget with a
 // strategic merge patch, the way it would to a ConfigMap. The merge rules
 // of a strategic merge patch are the patch tags of a built-in type's Go
-// struct; the API server has none for a custom resource, so it refuses
-// the patch type itself: 415 Unsupported Media Type.
+// struct (patchStrategy:"merge" on a ConfigMap's finalizers).
 func AddWidgetFinalizerStrategic(ctx context.Context, dc dynamic.Interface, ns, name, finalizer string) error {
 	patch, err := json.Marshal(map[string]any{"metadata": map[string]any{"finalizers": []string{finalizer}}})
 	if err != nil {
