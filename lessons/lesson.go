@@ -111,6 +111,33 @@ type Strategy struct {
 	Requeue *controller.RequeuePolicy
 }
 
+// StrategyParts names the parts of a controller's plan that the
+// strategies set, once each, in a plan's order: "read", "write" (the
+// method, with or without its RV, its test, its force), "retry". A
+// question whose options are these strategies keeps those parts off the
+// race's setup: they are the learner's choice.
+func StrategyParts(ss []*Strategy) []string {
+	var read, write, retry bool
+	for _, st := range ss {
+		if st == nil {
+			continue
+		}
+		read = read || st.Read != ""
+		write = write || st.Write != "" || st.WithRV != nil || st.Test != nil || st.Force != nil
+		retry = retry || st.Retry != nil
+	}
+	var out []string
+	for _, p := range []struct {
+		on   bool
+		name string
+	}{{read, "read"}, {write, "write"}, {retry, "retry"}} {
+		if p.on {
+			out = append(out, p.name)
+		}
+	}
+	return out
+}
+
 // Apply returns p with the strategy's overrides.
 func (s Strategy) Apply(p controller.Program) controller.Program {
 	if s.Write != "" {

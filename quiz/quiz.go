@@ -93,8 +93,12 @@ type Question struct {
 	Schedule []string
 	Apply    []string
 	// Goal is what a method question's correct strategy achieves.
-	Goal    []lessons.Claim
-	Options []Option
+	Goal []lessons.Claim
+	// PlansAfterAnswer keeps the controllers' plans off the race's setup
+	// until the question is answered (`plans: after-answer`), for a race
+	// or method question the plans would answer.
+	PlansAfterAnswer bool
+	Options          []Option
 	// Explanation is shown after the answer, right or wrong.
 	Explanation string
 	// Reviewed are the earned-answer checks a reader excused for the
@@ -261,6 +265,7 @@ type fileQuestion struct {
 	Scenario    string      `yaml:"scenario"`
 	Schedule    []string    `yaml:"schedule"`
 	Apply       []string    `yaml:"apply"`
+	Plans       string      `yaml:"plans"`
 	Goal        []yaml.Node `yaml:"goal"`
 	Options     []yaml.Node `yaml:"options"`
 	Explanation string      `yaml:"explanation"`
@@ -361,6 +366,16 @@ func parseQuestion(file string, n *yaml.Node) (*Question, error) {
 		}
 	default:
 		errs = append(errs, fail(lineOf(n, "kind"), "kind %q: want choice, race, bug or method", fq.Kind))
+	}
+	switch fq.Plans {
+	case "", "shown":
+	case "after-answer":
+		if q.Kind != Race && q.Kind != Method {
+			errs = append(errs, fail(lineOf(n, "plans"), "plans: after-answer: only a race or method question has a race held until the answer"))
+		}
+		q.PlansAfterAnswer = true
+	default:
+		errs = append(errs, fail(lineOf(n, "plans"), "plans: %q: want shown or after-answer", fq.Plans))
 	}
 	if r, err := lessons.ParseReviewed(file, q.ID+".reviewed", &fq.Reviewed); err != nil {
 		errs = append(errs, err)

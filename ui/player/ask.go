@@ -2,7 +2,6 @@ package player
 
 import (
 	"errors"
-	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -10,11 +9,12 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 	"github.com/conflictlab/conflictlab/progress"
-	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/stage"
 	"github.com/conflictlab/conflictlab/ui/styles"
+	"github.com/conflictlab/conflictlab/ui/textpane"
 )
 
 // asking is a predict or choose step before its answer. It is drawn from
@@ -30,9 +30,9 @@ type asking struct {
 	q question
 	// scenario gives the race's scenario, and nothing else: it is the
 	// method value of the races, which cannot be asked for an outcome.
-	scenario func(lessons.RaceSpec) (*scenario.Scenario, error)
+	scenario stage.Scenarios
 	// setups keeps the setups made, shared by the lesson's steps.
-	setups   *setups
+	setups   *stage.Setups
 	setupErr error
 	// live: a replay on a cluster will be offered once the race shows
 	// (its key is listed).
@@ -40,42 +40,21 @@ type asking struct {
 	// taken is the answer just given, for the player to make the step's
 	// answered model (Answered).
 	taken *answer
-	// shown marks the text's lines that have been on screen, at width
-	// shownW; stemEnd is where the options start. The options answer
-	// only once every line above them has been shown (stemRead).
-	shown   []bool
-	shownW  int
+	// seen marks the text's lines that have been on screen; stemEnd is
+	// where the options start. The options answer only once every line
+	// above them has been shown (stemRead).
+	seen    textpane.Seen
 	stemEnd int
-}
-
-// setups are the questions' setups made so far, by race key.
-type setups struct {
-	mu   sync.Mutex
-	runs map[string]*raceview.Run
-}
-
-func (s *setups) get(k string) (*raceview.Run, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.runs[k]
-	return r, ok
-}
-
-func (s *setups) put(k string, r *raceview.Run) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.runs[k] = r
 }
 
 // errNoScenarios: the races given cannot draw a setup.
 var errNoScenarios = errors.New("this race cannot be set up here")
 
 // setupReady carries a setup made off the UI loop (the first builds the
-// API server's schema).
+// API server's schema) for a visit of the step.
 type setupReady struct {
 	gen int
-	run *raceview.Run
-	err error
+	stage.SetupReady
 }
 
 // answer is a question answered: the player makes the step's answered
@@ -86,7 +65,7 @@ type answer struct {
 	q question
 }
 
-func newAsking(f frame, src scenarios, ss *setups, live bool) (step, tea.Cmd) {
+func newAsking(f frame, src scenarios, ss *stage.Setups, live bool) (step, tea.Cmd) {
 	a := asking{f: f, q: question{picked: -1, first: -1}, setups: ss, live: live}
 	if src != nil {
 		a.scenario = src.Scenario
@@ -104,7 +83,7 @@ func newAsking(f frame, src scenarios, ss *setups, live bool) (step, tea.Cmd) {
 // before, else from a command.
 func (a *asking) setup() tea.Cmd {
 	k := raceKey(a.f, nil)
-	if r, ok := a.setups.get(k); ok {
+	if r, ok := a.setups.Get(k); ok {
 		a.place(r)
 		return nil
 	}
@@ -112,20 +91,9 @@ func (a *asking) setup() tea.Cmd {
 		a.setupErr = errNoScenarios
 		return nil
 	}
-	scenarioOf, s, ss, gen := a.scenario, *a.f.s, a.setups, a.f.gen
-	return func() tea.Msg {
-		sc, err := scenarioOf(s.Spec(nil))
-		if err != nil {
-			return setupReady{gen: gen, err: err}
-		}
-		r, err := raceview.NewSetup(sc)
-		if err != nil {
-			return setupReady{gen: gen, err: err}
-		}
-		withhold(r, &s)
-		ss.put(k, r)
-		return setupReady{gen: gen, run: r}
-	}
+	s, gen := *a.f.s, a.f.gen
+	return a.setups.Make(k, a.scenario, s.Spec(nil), func(r *raceview.Run) { withhold(r, &s) },
+		func(r stage.SetupReady) tea.Msg { return setupReady{gen: gen, SetupReady: r} })
 }
 
 // withhold keeps off a setup what the question is about: every plan when
@@ -138,31 +106,11 @@ func withhold(r *raceview.Run, s *lessons.Step) {
 	if s.Kind != lessons.Choose {
 		return
 	}
-	var parts []string
-	add := func(p string) {
-		for _, x := range parts {
-			if x == p {
-				return
-			}
-		}
-		parts = append(parts, p)
+	strategies := make([]*lessons.Strategy, len(s.Options))
+	for i, o := range s.Options {
+		strategies[i] = o.Strategy
 	}
-	for _, o := range s.Options {
-		st := o.Strategy
-		if st == nil {
-			continue
-		}
-		if st.Read != "" {
-			add("read")
-		}
-		if st.Write != "" || st.WithRV != nil || st.Test != nil || st.Force != nil {
-			add("write")
-		}
-		if st.Retry != nil {
-			add("retry")
-		}
-	}
-	r.WithholdChoice(s.Race.Apply, parts)
+	r.WithholdChoice(s.Race.Apply, lessons.StrategyParts(strategies))
 }
 
 // place puts a setup on the stage.
@@ -206,10 +154,10 @@ func (a asking) Update(msg tea.Msg) (step, tea.Cmd) {
 		if msg.gen != a.f.gen {
 			return a, nil
 		}
-		if msg.err != nil {
-			a.setupErr = msg.err
+		if msg.Err != nil {
+			a.setupErr = msg.Err
 		} else {
-			a.place(msg.run)
+			a.place(msg.Run)
 		}
 	case raceview.TickMsg:
 		var cmd tea.Cmd
@@ -253,31 +201,12 @@ func (a asking) key(msg tea.KeyPressMsg) (asking, tea.Cmd) {
 	return a, cmd
 }
 
-// see marks the lines on screen as shown (afresh when the width, and so
-// the lines, changed).
-func (a *asking) see() {
-	lines := a.f.text.Lines()
-	w, _ := a.f.text.Size()
-	shown := make([]bool, len(lines))
-	if w == a.shownW {
-		copy(shown, a.shown)
-	}
-	for i := range lines {
-		shown[i] = shown[i] || a.f.text.Visible(i)
-	}
-	a.shown, a.shownW = shown, w
-}
+// see marks the lines on screen as shown.
+func (a *asking) see() { a.seen.Mark(a.f.text) }
 
 // stemRead reports whether every line above the options — the prose
 // and the question — has been on screen.
-func (a asking) stemRead() bool {
-	for i := range min(a.stemEnd, len(a.shown)) {
-		if !a.shown[i] {
-			return false
-		}
-	}
-	return len(a.shown) >= a.stemEnd
-}
+func (a asking) stemRead() bool { return a.seen.Through(a.stemEnd) }
 
 // answer takes option i as the learner's answer: the first to a
 // question is the one scored, right or wrong (progress.Answered). While

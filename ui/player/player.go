@@ -94,7 +94,7 @@ type Model struct {
 	// setups made so far; tallies the counts over every interleaving.
 	races   Races
 	req     stage.Requests
-	setups  *setups
+	setups  *stage.Setups
 	tallies *tallies
 	live    Live
 
@@ -119,7 +119,7 @@ func New(l, next *lessons.Lesson, prog *progress.Progress, races Races, st *styl
 	text.Keys = keys.Text
 	race := raceview.New(st)
 	race.Tick = env.ticker
-	m := Model{env: env, next: next, races: races, req: stage.NewRequests(), setups: &setups{runs: map[string]*raceview.Run{}},
+	m := Model{env: env, next: next, races: races, req: stage.NewRequests(), setups: stage.NewSetups(),
 		tallies: &tallies{jobs: map[string]*tallyJob{}}, st: st, Keys: keys}
 	m.cur = none{frame{env: env, text: text, race: race, code: code, st: st}}
 	cmd := m.enter(max(0, min(step, len(l.Steps))))

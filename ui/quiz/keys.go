@@ -69,11 +69,12 @@ func (m Model) shortHelp() []key.Binding {
 			out = append(out, withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase"))
 		}
 		return out
-	case asking, reviewing:
+	case questioning, reviewing:
 		var out []key.Binding
+		f := m.frame()
 		switch {
-		case m.res == nil:
-			out = append(out, withHelp(k.Pick, fmt.Sprintf("1-%d", len(m.item.Options)), "answer"),
+		case m.ask != nil:
+			out = append(out, withHelp(k.Pick, fmt.Sprintf("1-%d", len(f.item.Options)), "answer"),
 				withHelp(k.Down, "↑↓", "choose"), withHelp(k.Enter, "enter", "answer"))
 		case m.phase == reviewing:
 			out = append(out, withHelp(k.Enter, "enter", "back to score"), k.NextMissed, k.PrevMissed)
@@ -82,13 +83,13 @@ func (m Model) shortHelp() []key.Binding {
 		default:
 			out = append(out, withHelp(k.Enter, "enter", "next question"))
 		}
-		if m.res != nil && m.item.Question.Kind == qz.Method {
+		if m.ask == nil && f.item.Question.Kind == qz.Method {
 			out = append(out, withHelp(k.Down, "↑↓", "race another"))
 		}
-		if m.race.Run() != nil && !m.race.Hidden() {
+		if f.race.Run() != nil && !f.race.Hidden() {
 			out = append(out, k.Race.Play, k.Race.Step, k.Race.Back)
 		}
-		if m.res != nil && m.canOpen(m.item.Question.Lesson) {
+		if m.ask == nil && m.canOpen(f.item.Question.Lesson) {
 			out = append(out, withHelp(k.Lesson, "l", "lesson"))
 		}
 		return out

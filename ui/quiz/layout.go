@@ -6,50 +6,50 @@ import (
 
 // How the text and the stage share the screen, side by side or stacked.
 
-func (m Model) hasStage() bool {
-	q := m.item.Question
+func (f frame) hasStage() bool {
+	q := f.item.Question
 	return q != nil && (q.Snippet != "" || q.Kind == qz.Race || q.Kind == qz.Method)
 }
 
-func (m Model) wide() bool { return m.w >= WideWidth }
+func (f frame) wide() bool { return f.w >= WideWidth }
 
 // textWidth is the width of the question column.
-func (m Model) textWidth() int {
+func (f frame) textWidth() int {
 	switch {
-	case !m.hasStage():
-		return min(m.w, 100)
-	case m.wide():
-		return max(40, min(56, m.w*9/25))
+	case !f.hasStage():
+		return min(f.w, 100)
+	case f.wide():
+		return max(40, min(56, f.w*9/25))
 	}
-	return m.w
+	return f.w
 }
 
 // textPaneHeight is the height of the question column.
-func (m Model) textPaneHeight() int {
-	if !m.hasStage() || m.wide() {
-		return m.h
+func (f frame) textPaneHeight(v *verdict) int {
+	if !f.hasStage() || f.wide() {
+		return f.h
 	}
-	lines, opts, optEnd, _ := m.textBlock(m.w)
+	lines, opts, optEnd, _ := f.textBlock(f.w, v)
 	need := len(lines)
 	share := 50
 	switch {
-	case m.res == nil && m.item.Question.Snippet != "":
+	case v == nil && f.item.Question.Snippet != "":
 		// The code is what the question is about.
 		share = 45
-	case m.phase == reviewing:
+	case v != nil && v.reviewing:
 		// Seen again: the question and the verdict, before the race.
 		share = 55
-	case m.res != nil && !m.race.Hidden() && m.race.Run() != nil:
+	case v != nil && !f.race.Hidden() && f.race.Run() != nil:
 		share = 40
-	case m.res != nil:
+	case v != nil:
 		share = 55
 	}
-	h := max(6, min(need, m.h*share/100))
-	if m.res == nil {
+	h := max(6, min(need, f.h*share/100))
+	if v == nil {
 		// The whole question if the stage keeps ten lines, and at least
 		// every option, pinned under a line of the question and the marks
 		// around it, if it keeps eight.
-		h = max(h, min(need, m.h-10), min(need, optEnd-opts+3, m.h-8))
+		h = max(h, min(need, f.h-10), min(need, optEnd-opts+3, f.h-8))
 	}
 	return h
 }
@@ -57,29 +57,31 @@ func (m Model) textPaneHeight() int {
 // relayout sizes the question column and gives it its lines, then
 // scrolls what the last action asked for into view: before the answer
 // the options are pinned under the question, so it opens at its top with
-// every option in view; after it, the options and the verdict.
-func (m *Model) relayout() {
-	if m.w <= 0 || m.h <= 0 || (m.phase != asking && m.phase != reviewing) || m.item.Question == nil {
-		return
+// every option in view; after it, the options and the verdict. It
+// returns the line the options start at.
+func (f *frame) relayout(v *verdict) int {
+	if f.w <= 0 || f.h <= 0 || f.item.Question == nil {
+		return 0
 	}
-	tw, th := m.textWidth(), m.textPaneHeight()
-	lines, opts, optEnd, verdictAt := m.textBlock(tw)
-	m.text.SetSize(tw, th)
-	if m.res == nil {
-		m.text.SetContent(lines, opts, optEnd)
+	tw, th := f.textWidth(), f.textPaneHeight(v)
+	lines, opts, optEnd, verdictAt := f.textBlock(tw, v)
+	f.text.SetSize(tw, th)
+	if v == nil {
+		f.text.SetContent(lines, opts, optEnd)
 	} else {
-		m.text.SetContent(lines, 0, 0)
+		f.text.SetContent(lines, 0, 0)
 	}
 	n := len(lines)
-	switch m.reveal {
+	switch f.reveal {
 	case revealTop:
-		m.text.GotoTop()
+		f.text.GotoTop()
 	case revealAnswer:
-		m.text.EnsureVisible(opts, n)
-		if !m.text.Visible(verdictAt) || !m.text.Visible(n-1) {
-			m.text.EnsureVisible(verdictAt, n)
+		f.text.EnsureVisible(opts, n)
+		if !f.text.Visible(verdictAt) || !f.text.Visible(n-1) {
+			f.text.EnsureVisible(verdictAt, n)
 		}
 	}
+	return opts
 }
 
 // reveal is what a layout brings into view.

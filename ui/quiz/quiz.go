@@ -22,6 +22,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	qz "github.com/conflictlab/conflictlab/quiz"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/codepane"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/nav"
@@ -33,6 +34,12 @@ import (
 
 // Races is what the quiz asks of the simulator (racecache.Races).
 type Races = stage.Races
+
+// scenarios is what a question before its answer asks of the races
+// (racecache.Races has it): the scenario itself, to draw its setup.
+type scenarios interface {
+	Scenario(lessons.RaceSpec) (*scenario.Scenario, error)
+}
 
 // Data is what the quiz needs; it is loaded off the UI loop when the
 // screen first opens.
@@ -84,7 +91,7 @@ type phase int
 const (
 	loading phase = iota
 	setup
-	asking
+	questioning
 	results
 	reviewing
 )
@@ -136,13 +143,16 @@ type Model struct {
 	sess      *qz.Session
 	sessTopic topic
 	items     []qz.Presented
-	item      qz.Presented
-	res       *qz.Result
-	cursor    int
-	// text is the question column; reveal is what each layout scrolls
-	// into view, until the learner scrolls.
-	text   textpane.Model
-	reveal reveal
+	// ask is the question on show before its answer (nil once answered,
+	// and while the score is on show): it holds no way to the outcome.
+	// f is the question once answered; its panes go on to the next
+	// question's ask. res is the answer.
+	ask *asking
+	f   frame
+	res *qz.Result
+	// setups are the races' setups made so far, for the questions'
+	// asks.
+	setups *stage.Setups
 
 	// prev is the best before this quiz; newBest says this one beat it.
 	prev    progress.QuizBest
@@ -150,14 +160,11 @@ type Model struct {
 	newBest bool
 	missI   int
 
-	race raceview.Model
-	code codepane.Model
-	// zoom: the race or the code has the whole screen.
-	zoom bool
-	// req is which race the stage wants and shows ("" for none); each is
-	// computed once, however often it is asked for meanwhile.
-	req     stage.Requests
-	raceErr error
+	// req is which race the stage wants and shows once a question is
+	// answered ("" for none); each is computed once, however often it is
+	// asked for meanwhile, and a race question's is computed while the
+	// question is read.
+	req stage.Requests
 
 	w, h int
 	st   *styles.Styles
@@ -166,11 +173,11 @@ type Model struct {
 
 // New builds the screen; Load (a command) fetches its data.
 func New(cfg Config, st *styles.Styles) Model {
-	m := Model{cfg: cfg, st: st, countI: defaultCount, race: raceview.New(st), code: codepane.New(st),
-		text: textpane.New(st), Keys: DefaultKeys()}
-	m.text.Keys = m.Keys.Text
+	m := Model{cfg: cfg, st: st, countI: defaultCount, Keys: DefaultKeys(), setups: stage.NewSetups()}
+	m.f = frame{race: raceview.New(st), code: codepane.New(st), text: textpane.New(st), st: st, keys: m.Keys}
+	m.f.text.Keys = m.Keys.Text
 	if cfg.Ticker != nil {
-		m.race.Tick = cfg.Ticker
+		m.f.race.Tick = cfg.Ticker
 	}
 	m.seed = m.defaultSeed()
 	m.seedFresh = true
@@ -200,15 +207,26 @@ func (m Model) defaultSeed() string {
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(st *styles.Styles) {
 	m.st = st
-	m.race.SetStyles(st)
-	m.code.SetStyles(st)
-	m.text.SetStyles(st)
+	m.f.setStyles(st)
+	if m.ask != nil {
+		a := *m.ask
+		a.f.setStyles(st)
+		a.relayout()
+		m.ask = &a
+	}
 	m.relayout()
 }
 
 // SetSize sets the screen's rectangle.
 func (m *Model) SetSize(w, h int) {
 	m.w, m.h = w, h
+	m.f.w, m.f.h = w, h
+	if m.ask != nil {
+		a := *m.ask
+		a.f.w, a.f.h = w, h
+		a.relayout()
+		m.ask = &a
+	}
 	m.relayout()
 }
 
@@ -223,10 +241,18 @@ func (m Model) Session() *qz.Session { return m.sess }
 
 // Shown is the question on show and the answer given to it (nil before
 // the answer).
-func (m Model) Shown() (qz.Presented, *qz.Result) { return m.item, m.res }
+func (m Model) Shown() (qz.Presented, *qz.Result) { return m.frame().item, m.res }
 
 // Race is the race view (for tests).
-func (m Model) Race() raceview.Model { return m.race }
+func (m Model) Race() raceview.Model { return m.frame().race }
+
+// frame is the question on show, asked or answered.
+func (m Model) frame() frame {
+	if m.ask != nil {
+		return m.ask.f
+	}
+	return m.f
+}
 
 // Seed is the seed the form holds.
 func (m Model) Seed() string { return m.seed }
@@ -236,12 +262,13 @@ func (m Model) Title() string {
 	switch m.phase {
 	case setup:
 		return "quiz · new quiz"
-	case asking:
-		return fmt.Sprintf("quiz · question %d/%d · seed %d", m.item.Number, m.item.Total, m.sess.Seed())
+	case questioning:
+		p := m.frame().item
+		return fmt.Sprintf("quiz · question %d/%d · seed %d", p.Number, p.Total, m.sess.Seed())
 	case results:
 		return fmt.Sprintf("quiz · score · seed %d", m.sess.Seed())
 	case reviewing:
-		return fmt.Sprintf("quiz · review question %d/%d · seed %d", m.item.Number, m.item.Total, m.sess.Seed())
+		return fmt.Sprintf("quiz · review question %d/%d · seed %d", m.f.item.Number, m.f.item.Total, m.sess.Seed())
 	}
 	return "quiz"
 }
@@ -265,12 +292,29 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	case raceview.TickMsg:
 		// Playback changes the stage, never the text.
 		var cmd tea.Cmd
-		m.race, cmd = m.race.Update(msg)
+		if m.ask != nil {
+			a := *m.ask
+			a, _, cmd = a.Update(msg)
+			m.ask = &a
+			return m, cmd
+		}
+		m.f.race, cmd = m.f.race.Update(msg)
 		return m, cmd
 	case tea.MouseWheelMsg:
-		if m.phase == asking || m.phase == reviewing {
-			m.text, _ = m.text.Update(msg)
-			m.reveal = revealNone
+		if m.ask != nil {
+			a, _, _ := m.ask.Update(msg)
+			m.ask = &a
+			return m, nil
+		}
+		if m.phase == questioning || m.phase == reviewing {
+			m.f.text, _ = m.f.text.Update(msg)
+			m.f.reveal = revealNone
+		}
+		return m, nil
+	case setupReady:
+		if m.ask != nil {
+			a, _, _ := m.ask.Update(msg)
+			m.ask = &a
 		}
 		return m, nil
 	case tea.KeyPressMsg, Msg:
@@ -296,8 +340,13 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case raceReady:
 		place, err := m.req.Arrived(msg.Ready)
+		if m.ask != nil {
+			// Computed while the question is read, for the answer to
+			// play it at once: the question never sees it.
+			return m, nil
+		}
 		if err != nil {
-			m.raceErr = err
+			m.f.stageErr = err
 		}
 		if !place {
 			return m, nil
@@ -309,12 +358,20 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			m.stage("", nil, false)
 			return m, nil
 		}
-		switch m.phase {
-		case setup:
+		switch {
+		case m.phase == setup:
 			return m.setupKey(msg)
-		case asking, reviewing:
+		case m.ask != nil:
+			a, answer, cmd := m.ask.Update(msg)
+			m.ask = &a
+			if answer < 0 {
+				return m, cmd
+			}
+			m, shown := m.answer(answer)
+			return m, tea.Batch(cmd, shown)
+		case m.phase == questioning || m.phase == reviewing:
 			return m.questionKey(msg)
-		case results:
+		case m.phase == results:
 			return m.resultsKey(msg)
 		}
 	}
@@ -381,8 +438,10 @@ func (m Model) View() string {
 		return m.viewSetup()
 	case m.phase == results:
 		return m.viewResults()
+	case m.ask != nil:
+		return m.ask.View()
 	}
-	return m.viewQuestion()
+	return m.f.view(m.verdict())
 }
 
 // oneLine is the question's text on one line, without the Markdown marks

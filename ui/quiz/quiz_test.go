@@ -35,7 +35,7 @@ func (w wrap) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		w.prog.Apply(msg)
 		*w.msgs = append(*w.msgs, msg)
 		return w, nil
-	case nav.Open, nav.Pop:
+	case nav.Open, nav.Pop, nav.Note:
 		*w.msgs = append(*w.msgs, msg)
 		return w, nil
 	}
@@ -392,16 +392,16 @@ func TestMethodQuestionRacesEachAnswer(t *testing.T) {
 	}
 	// The setup says what each controller reads and changes, but not how
 	// it writes: the scenario's own write method could be the answer.
-	mustContain(t, f.View(), "answer to run it with that write", "Once you answer, the race runs",
-		"write: your answer · read lister · set data.owner=a")
+	mustContain(t, f.View(), "answer to run it with your choice", "Once you answer, the race runs",
+		"write, retry: your choice · read lister · set data.owner=a")
 	mustNotContain(t, f.View(), "update-clear-rv")
 	f.Press(string(rune('1' + p.Correct())))
 	f.PlayAll()
 	mustContain(t, f.View(), "✓ Right.", fmt.Sprintf("with %d, your answer ✓", p.Correct()+1))
 	chosen := f.quiz().Race().Run()
 	other := (p.Correct() + 1) % len(p.Options)
-	for f.quiz().cursor != other {
-		if f.quiz().cursor < other {
+	for f.quiz().frame().cursor != other {
+		if f.quiz().frame().cursor < other {
 			f.Press("down")
 		} else {
 			f.Press("up")
@@ -445,29 +445,31 @@ func TestLoadFailureIsShown(t *testing.T) {
 // player).
 func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 	f := open(t, 120, 40)
-	findKind(t, f, qz.Race)
+	p := findKind(t, f, qz.Race)
+	f.Press(string(rune('1' + p.Correct())))
 	m := f.quiz()
 	d := *m.data
 	d.Races = racecache.New(d.Races.(*racecache.Races).Pack()) // as if it had not been computed yet
 	m.data = &d
 	m.req.Clear()
-	first := m.show(-1, true, false)
+	m.req.Shown = ""
+	first := m.show(-1)
 	if first == nil {
 		t.Fatal("the race was not asked for")
 	}
-	if again := m.show(-1, true, false); again != nil {
+	if again := m.show(-1); again != nil {
 		t.Fatal("asked for again while it was being computed")
 	}
 	msg := first().(raceReady)
 	m, _ = m.Update(msg)
-	on := m.race.Run()
+	on := m.Race().Run()
 	if on == nil || on.Outcome != msg.Out {
 		t.Fatal("the race did not arrive on the stage")
 	}
 	again := *msg.Out
 	late := raceReady{stage.Ready{Key: msg.Key, Out: &again}}
 	m, _ = m.Update(late)
-	if m.race.Run() != on {
+	if m.Race().Run() != on {
 		t.Fatal("a late duplicate replaced the race on the stage")
 	}
 }
@@ -477,20 +479,20 @@ func TestARaceAskedForTwiceIsComputedOnce(t *testing.T) {
 func TestZoomGivesTheStageTheScreen(t *testing.T) {
 	f := open(t, 80, 24)
 	p := findKind(t, f, qz.Race)
-	cursor := f.quiz().cursor
+	cursor := f.quiz().frame().cursor
 	f.Press("tab")
 	v := f.View()
 	if first := strings.SplitN(v, "\n", 2)[0]; !strings.Contains(first, "─ race ") {
 		t.Fatalf("zoomed, the screen does not start with the race:\n%s", v)
 	}
 	mustNotContain(t, v, "Predict the race")
-	if f.quiz().cursor != cursor {
+	if f.quiz().frame().cursor != cursor {
 		t.Fatal("tab moved the cursor on a question with a race")
 	}
 	f.Press("tab")
 	mustContain(t, f.View(), "Predict the race", "Before the race")
 	f.Press("tab", string(rune('1'+p.Correct())), "enter")
-	if f.quiz().zoom {
+	if f.quiz().frame().zoom {
 		t.Fatal("the next question opened zoomed")
 	}
 }

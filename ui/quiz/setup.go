@@ -91,7 +91,7 @@ func (m Model) start() (Model, tea.Cmd) {
 	if m.cfg.Prog != nil {
 		m.prev, m.hadPrev = m.cfg.Prog.QuizBestOf(t.key)
 	}
-	m.phase = asking
+	m.phase = questioning
 	p, _ := sess.Current()
 	return m, m.showItem(p, nil)
 }

@@ -34,10 +34,6 @@ import (
 // which the setup view shows before anything has happened.
 type Run struct {
 	Outcome *race.Outcome
-	// Withheld names the controllers whose write is the question (a quiz's
-	// method question): the setup says what they read and change, not how
-	// they write.
-	Withheld []string
 	// Source says where the run came from when it is not the simulator
 	// ("live on https://…").
 	Source string
@@ -572,8 +568,8 @@ func (m Model) viewSetup() string {
 	return layout.FitLines(scrollLines(lines, m.scroll, m.h), m.w, m.h)
 }
 
-// plan is c's plan in one line. A withheld write comes first, so a long
-// plan cut at the window's edge still says that the write is unknown.
+// plan is c's plan in one line. A withheld choice comes first, so a long
+// plan cut at the window's edge still says that the choice is unknown.
 func (m Model) plan(c race.ControllerResult) string {
 	if m.hidden && m.run.plansWithheld {
 		return withheldPlan
@@ -581,11 +577,7 @@ func (m Model) plan(c race.ControllerResult) string {
 	if ch := m.run.choice; m.hidden && ch != nil && len(ch.parts) > 0 && (len(ch.controllers) == 0 || slices.Contains(ch.controllers, c.Name)) {
 		return chosenPlan(c.Plan, ch.parts)
 	}
-	if !slices.Contains(m.run.Withheld, c.Name) {
-		return c.Plan.String()
-	}
-	parts := append([]string{"write: your answer", "read " + string(c.Plan.Read)}, c.Plan.Changes...)
-	return strings.Join(parts, " · ")
+	return c.Plan.String()
 }
 
 // statusLines is the playback state, or the outcome once it is over.

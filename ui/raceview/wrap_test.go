@@ -117,18 +117,18 @@ func TestSetupPlanWrapsALongPart(t *testing.T) {
 	}
 }
 
-// The withheld write still comes first, on the name's own line, however
+// The withheld choice still comes first, on the name's own line, however
 // the plan wraps.
-func TestWithheldWriteStaysFirst(t *testing.T) {
+func TestWithheldChoiceStaysFirst(t *testing.T) {
 	r := courseRace(t, 11, 1)
-	r.Withheld = []string{"r"}
+	r.WithholdChoice([]string{"r"}, []string{"write", "retry"})
 	m := newView(r, true)
 	plan, _ := setupPlan(t, m, "r", 79)
 	first := lines(view(m, 79, 60))
-	must(t, plan, "write: your answer")
+	must(t, plan, "write, retry: your choice")
 	for _, l := range first {
-		if strings.HasPrefix(l, "r ") && !strings.HasPrefix(strings.TrimSpace(l[1:]), "write: your answer") {
-			t.Errorf("the withheld write is not first: %q", l)
+		if strings.HasPrefix(l, "r ") && !strings.HasPrefix(strings.TrimSpace(l[1:]), "write, retry: your choice") {
+			t.Errorf("the withheld choice is not first: %q", l)
 		}
 	}
 	mustNot(t, plan, "update ·", "retry on Conflict")
