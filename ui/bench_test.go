@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/ui/nav"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -84,6 +87,53 @@ func BenchmarkViewBusiestFixture(b *testing.B) {
 // BenchmarkViewHome draws the home screen at 120×40.
 func BenchmarkViewHome(b *testing.B) {
 	m := start(b, testConfig(b), 120, 40).Model
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// quizAt opens the fixture quiz at 120×40 with colour on and answers its
+// questions rightly until one of kind k is on show, unanswered.
+func quizAt(b *testing.B, k quiz.Kind) *uitest.Driver {
+	cfg := testConfig(b)
+	cfg.NoColor = false
+	d := start(b, cfg, 120, 40)
+	openQuizFromHome(b, d)
+	d.Press("enter")
+	for !quizScreenOf(d).Session().Done() {
+		p, _ := quizScreenOf(d).Shown()
+		if p.Question.Kind == k {
+			return d
+		}
+		d.Press(fmt.Sprint(p.Correct()+1), "enter")
+	}
+	b.Fatalf("the fixture quiz asks no %s question", k)
+	return nil
+}
+
+// BenchmarkViewQuizAsking draws a race question of the fixture quiz
+// before its answer: the question beside its race's setup.
+func BenchmarkViewQuizAsking(b *testing.B) {
+	m := quizAt(b, quiz.Race).Model
+	if v := m.View().Content; !strings.Contains(v, "Before the race") {
+		b.Fatalf("not the race's setup:\n%s", v)
+	}
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// BenchmarkViewQuizAnswered draws the same question answered, its race
+// played to its end beside the verdict and the explanation.
+func BenchmarkViewQuizAnswered(b *testing.B) {
+	d := quizAt(b, quiz.Race)
+	p, _ := quizScreenOf(d).Shown()
+	d.Press(fmt.Sprint(p.Correct() + 1))
+	d.PlayAll()
+	m := d.Model
+	if v := m.View().Content; !strings.Contains(v, "Right.") {
+		b.Fatalf("not answered:\n%s", v)
+	}
 	for b.Loop() {
 		_ = m.View()
 	}

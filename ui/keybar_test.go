@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,5 +58,38 @@ func TestKeyBarKeepsTheKeysTheStepNeeds(t *testing.T) {
 				check(d, where+" answered", needed())
 			}
 		}
+	}
+}
+
+// TestQuizKeyBarKeepsTheKeysItNeeds: at 80×24, on every question of the
+// fixture quiz before and after its answer, the key bar is never cut,
+// keeps the key list (?), and shows the first two keys the quiz lists —
+// the ones the question needs (answer and choose, or next and what the
+// race on the stage does).
+func TestQuizKeyBarKeepsTheKeysItNeeds(t *testing.T) {
+	d := start(t, testConfig(t), 80, 24)
+	openQuizFromHome(t, d)
+	d.Press("enter")
+	check := func(where string) {
+		t.Helper()
+		lines := strings.Split(d.View(), "\n")
+		bar := lines[len(lines)-1]
+		if strings.Contains(bar, "…") || !strings.Contains(bar, "? all keys") {
+			t.Errorf("%s: the key bar is cut: %q", where, bar)
+		}
+		for _, b := range quizScreenOf(d).ShortHelp()[:2] {
+			if k := b.Help().Key + " " + b.Help().Desc; !strings.Contains(bar, k) {
+				t.Errorf("%s: the key bar lacks %q: %q", where, k, bar)
+			}
+		}
+	}
+	for n := 1; !quizScreenOf(d).Session().Done(); n++ {
+		p, _ := quizScreenOf(d).Shown()
+		where := fmt.Sprintf("question %d (%s)", n, p.Question.Kind)
+		check(where)
+		d.Press(fmt.Sprint(p.Correct() + 1))
+		d.PlayAll()
+		check(where + " answered")
+		d.Press("enter")
 	}
 }

@@ -40,7 +40,7 @@ func quizScreenOf(d *uitest.Driver) quizui.Model {
 }
 
 // openQuizFromHome walks to the home screen's Quiz entry and opens it.
-func openQuizFromHome(t *testing.T, d *uitest.Driver) {
+func openQuizFromHome(t testing.TB, d *uitest.Driver) {
 	t.Helper()
 	for i := 0; i < 20 && !strings.Contains(d.View(), "› • Quiz"); i++ {
 		d.Press("down")

@@ -172,7 +172,7 @@ func (a asking) key(msg tea.KeyPressMsg) (asking, int, tea.Cmd) {
 // the key reads on instead, and says why — an answer given before the
 // question was read whole is a guess the score would keep.
 func (a asking) answer(i int) (asking, int, tea.Cmd) {
-	if !a.seen.Through(a.stemEnd) {
+	if !a.stemRead() {
 		_, h := a.f.text.Size()
 		a.f.text.ScrollBy(max(1, h/2))
 		a.f.reveal = revealNone
@@ -181,6 +181,10 @@ func (a asking) answer(i int) (asking, int, tea.Cmd) {
 	}
 	return a, i, nil
 }
+
+// stemRead reports whether every line above the options has been on
+// screen.
+func (a asking) stemRead() bool { return a.seen.Through(a.stemEnd) }
 
 // relayout lays the question out and marks what is on screen as read.
 func (a *asking) relayout() {

@@ -181,6 +181,7 @@ func (f frame) verdictLines(lines []string, w int, v *verdict) ([]string, int) {
 	}
 	lines = append(lines, layout.Lines(layout.Wrap(line, w))...)
 	lines = append(lines, layout.Lines(markdown.Render(r.Explanation, st.Markdown, w))...)
+	lines = append(lines, f.decidingLines(w)...)
 	review := "Lesson to review: " + v.lesson
 	if v.canOpen {
 		review += st.Faint.Render(" (l opens it)")
@@ -202,6 +203,34 @@ func (f frame) verdictLines(lines []string, w int, v *verdict) ([]string, int) {
 		lines = append(lines, st.Faint.Render(l))
 	}
 	return lines, verdictAt
+}
+
+// deciding is the row of the race on the stage that decides it, once the
+// race is shown.
+func (f frame) deciding() (raceview.Deciding, bool) {
+	if f.race.Hidden() || f.race.Run() == nil {
+		return raceview.Deciding{}, false
+	}
+	return f.race.Run().DecidingRow()
+}
+
+// decidingLines point the explanation at the row of the race that
+// decides it (the race view keeps that row on screen), or say the race
+// is coming.
+func (f frame) decidingLines(w int) []string {
+	q := f.item.Question
+	if q.Kind != qz.Race && q.Kind != qz.Method {
+		return nil
+	}
+	d, ok := f.deciding()
+	if !ok {
+		if f.race.Run() == nil && f.stageErr == nil {
+			return layout.Lines(layout.Wrap(f.st.Faint.Render("The race plays on the stage: watch for it."), w))
+		}
+		return nil
+	}
+	text := f.st.Accent.Render(fmt.Sprintf("Row %d decides it", d.Row)) + f.st.Faint.Render(" (g selects it)") + ": " + d.What + "."
+	return layout.Lines(layout.Wrap(text, w))
 }
 
 // view draws the question, its text beside or above its stage.

@@ -14,6 +14,9 @@ import (
 // KeyMap is the quiz screen's keys; the race view's keys are part of it.
 type KeyMap struct {
 	Up, Down, Left, Right, Pick, Enter, Erase, Digit, NextMissed, PrevMissed, New, Lesson key.Binding
+	// Decide selects the row of the race that decides it (the verdict
+	// names it).
+	Decide key.Binding
 	// Back is esc: from a reviewed question to the score, else out of
 	// the quiz (the root's).
 	Back key.Binding
@@ -40,6 +43,7 @@ func DefaultKeys() KeyMap {
 		PrevMissed: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "previous missed")),
 		New:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new quiz")),
 		Lesson:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "open the lesson")),
+		Decide:     key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "deciding row")),
 		Back:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
 		Zoom:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "zoom race/code")),
 		Race:       raceview.DefaultKeys(),
@@ -70,9 +74,16 @@ func (m Model) shortHelp() []key.Binding {
 		}
 		return out
 	case questioning, reviewing:
+		// The keys the question needs first, then the stage's: the root
+		// drops keys from the end when the bar is short of room.
 		var out []key.Binding
 		f := m.frame()
 		switch {
+		case m.ask != nil && !m.ask.stemRead():
+			// The answer keys read on until the question has been seen
+			// whole.
+			out = append(out, withHelp(k.Text.PageDown, "pgdn", "read on"),
+				withHelp(k.Pick, fmt.Sprintf("1-%d", len(f.item.Options)), "answer"), withHelp(k.Down, "↑↓", "choose"))
 		case m.ask != nil:
 			out = append(out, withHelp(k.Pick, fmt.Sprintf("1-%d", len(f.item.Options)), "answer"),
 				withHelp(k.Down, "↑↓", "choose"), withHelp(k.Enter, "enter", "answer"))
@@ -86,11 +97,18 @@ func (m Model) shortHelp() []key.Binding {
 		if m.ask == nil && f.item.Question.Kind == qz.Method {
 			out = append(out, withHelp(k.Down, "↑↓", "race another"))
 		}
-		if f.race.Run() != nil && !f.race.Hidden() {
-			out = append(out, k.Race.Play, k.Race.Step, k.Race.Back)
-		}
 		if m.ask == nil && m.canOpen(f.item.Question.Lesson) {
 			out = append(out, withHelp(k.Lesson, "l", "lesson"))
+		}
+		if f.hasStage() {
+			out = append(out, withHelp(k.Zoom, "tab", zoomHelp(f)))
+		}
+		if f.race.Run() != nil && !f.race.Hidden() {
+			out = append(out, k.Race.Play)
+			if _, ok := f.deciding(); ok {
+				out = append(out, k.Decide)
+			}
+			out = append(out, k.Race.Step, k.Race.Back)
 		}
 		return out
 	case results:
@@ -116,7 +134,7 @@ func (m Model) HelpGroups() []keyhelp.Group {
 			withHelp(k.NextMissed, "n/p", "next/prev missed"), k.New}},
 		{Title: "Set up", Keys: []key.Binding{withHelp(k.Right, "←/→", "topic/count"), withHelp(k.Digit, "0-9", "type seed"), withHelp(k.Erase, "⌫", "erase digit")}},
 		{Title: "Text", Keys: k.Text.Bindings()},
-		{Title: "Race", Keys: append([]key.Binding{k.Zoom}, k.Race.Bindings()...)},
+		{Title: "Race", Keys: append([]key.Binding{k.Zoom, k.Decide}, k.Race.Bindings()...)},
 	}
 }
 
@@ -127,4 +145,15 @@ func (m Model) FullHelp() [][]key.Binding {
 		out = append(out, g.Keys)
 	}
 	return out
+}
+
+// zoomHelp is what tab does on the question's stage.
+func zoomHelp(f frame) string {
+	switch {
+	case f.zoom:
+		return "unzoom"
+	case f.item.Question.Snippet != "":
+		return "zoom code"
+	}
+	return "zoom race"
 }

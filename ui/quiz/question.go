@@ -130,7 +130,13 @@ func (m *Model) apply(k string, o *race.Outcome) tea.Cmd {
 	if !m.req.Wanted(k, true) {
 		return nil
 	}
-	m.stage(k, raceview.NewRun(o), false)
+	r := raceview.NewRun(o)
+	m.stage(k, r, false)
+	if d, ok := r.DecidingRow(); ok {
+		// The verdict names this row: it stays on screen once the race
+		// has played, however short the stage.
+		m.f.race.Focus(d.Step)
+	}
 	if m.req.TakeReveal() {
 		return m.f.race.Reveal()
 	}
@@ -190,6 +196,10 @@ func (m Model) questionKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m, m.review(m.missI + 1)
 	case m.phase == reviewing && key.Matches(msg, k.PrevMissed):
 		return m, m.review(m.missI - 1)
+	case key.Matches(msg, k.Decide):
+		if d, ok := m.f.deciding(); ok {
+			m.f.race.SelectRow(d.Step)
+		}
 	case key.Matches(msg, k.Lesson) && m.canOpen(p.Question.Lesson):
 		id := p.Question.Lesson
 		return m, func() tea.Msg { return nav.Open{LessonID: id, Step: 0} }
