@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -209,4 +210,59 @@ func proveAll(p *lessons.Pack) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// The sandbox's fix-it levels: the fewest changes are found, and the goal
+// made of them proves as a written one does.
+func TestShortestFixIsWhatProveGoalHolds(t *testing.T) {
+	raw, err := os.ReadFile("../course/scenarios/lost-update.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse("lost-update.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	knobs := []lessons.Knob{{Name: lessons.KnobWrite, Values: RunnableChoices(sc, lessons.KnobWrite)}, {Name: lessons.KnobRetry, Values: []string{"none", "default"}}}
+	g, err := FixGoal(context.Background(), sc, knobs, []race.Verdict{race.VerdictLost})
+	if err != nil || g == nil {
+		t.Fatalf("no fix found: %v", err)
+	}
+	if g.Par < 1 || g.Par > MaxFixChanges {
+		t.Fatalf("par %d", g.Par)
+	}
+	if probs := ProveGoal(sc, g); len(probs) > 0 {
+		t.Fatalf("the goal found does not prove: %v (settings %s)", probs, g.Settings)
+	}
+	// One change fewer is no fix: par is the minimum, as ProveGoal says.
+	smaller := *g
+	smaller.Par--
+	if probs := ProveGoal(sc, &smaller); len(probs) == 0 {
+		t.Fatal("ProveGoal takes a par one below the fewest changes")
+	}
+	// Nothing offered fixes it: no goal.
+	none := []lessons.Knob{{Name: lessons.KnobRetry, Values: []string{"none", "default"}}}
+	if g, err := FixGoal(context.Background(), sc, none, []race.Verdict{race.VerdictLost}); err != nil || g != nil {
+		t.Fatalf("a retry alone fixed an update without its RV: %+v, %v", g, err)
+	}
+}
+
+func TestKnobChoicesParse(t *testing.T) {
+	for _, k := range lessons.KnobNames {
+		vs := KnobChoices(k)
+		if len(vs) < 2 {
+			t.Errorf("%s offers %v", k, vs)
+		}
+	}
+	raw, err := os.ReadFile("../course/scenarios/lost-update.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse("lost-update.yaml", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := RunnableChoices(sc, lessons.KnobWrite); !slices.Contains(w, "update") || !slices.Contains(w, "merge-patch") {
+		t.Fatalf("a ConfigMap's writes: %v", w)
+	}
 }
