@@ -2,6 +2,7 @@ package playgoal
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/conflictlab/conflictlab/lessons"
@@ -14,6 +15,10 @@ import (
 // learner may change, and the fewest changes that fix the race are
 // searched for, as a break-it level's shortest order is. The author's
 // settings and par are what the search finds, so ProveGoal holds them.
+
+// ErrNothingToFix: the race as written already keeps every interleaving
+// clear of the goal's verdicts.
+var ErrNothingToFix = errors.New("nothing to fix: no interleaving ends with a verdict the goal forbids")
 
 // MaxFixChanges bounds the search for the fewest changes: a fix-it that
 // takes more changes than this is not a level a learner finishes.
@@ -84,8 +89,10 @@ func RunnableChoices(sc *scenario.Scenario, k lessons.KnobName) []string {
 func ShortestFix(ctx context.Context, g *lessons.PlayGoal, base *scenario.Scenario) (lessons.Settings, error) {
 	pr := newProofs(g, base)
 	start := g.StartSettings(base)
-	if _, err := pr.of(ctx, start); err != nil {
+	if r, err := pr.of(ctx, start); err != nil {
 		return nil, err
+	} else if r.Proven() {
+		return nil, ErrNothingToFix
 	}
 	var found lessons.Settings
 	for n := 1; n <= MaxFixChanges && found == nil; n++ {
@@ -126,4 +133,3 @@ func FixGoal(ctx context.Context, base *scenario.Scenario, knobs []lessons.Knob,
 	g.Settings, g.Par = s, s.Changes(lessons.Settings{})
 	return g, nil
 }
-

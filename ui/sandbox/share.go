@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -24,7 +25,10 @@ import (
 // whose par the sandbox finds (the fewest moves that lose a field).
 // The text is drawn hard-wrapped at the window's width, with nothing
 // beside it, so that what a terminal copies is the line (a level's text
-// ignores the line breaks); w writes it to a file as well.
+// ignores the line breaks); w writes it to a file as well. With f it is a
+// fix-it level instead: the author marks the knobs the learner may change,
+// and the sandbox finds the fewest changes that keep every order clear of
+// a lost field and a given-up change — the level's settings and par.
 
 // shareState is the share panel.
 type shareState struct {
@@ -33,11 +37,36 @@ type shareState struct {
 	err  string
 	// searching: the shortest break is being searched for.
 	searching bool
-	// room is a break-it level's room to search, once measured.
-	room   *playgoal.BreakRoom
+	// room is a break-it level's room to search, once measured; fixRoom
+	// a fix-it level's.
+	room    *playgoal.BreakRoom
+	fixRoom *playgoal.FixRoom
+	// marks is the fix-it level's knobs being marked (nil when not).
+	marks  *fixMarks
 	cancel context.CancelFunc
 	gen    int
 }
+
+// fixMarks are the knobs a fix-it level lets the learner change: every
+// controller of the race has each knob marked.
+type fixMarks struct {
+	on     map[lessons.KnobName]bool
+	cursor int
+}
+
+// fixVerdicts are what a fix-it level made in the sandbox forbids: a lost
+// field, and a change given up (a 409 nobody retried fixes nothing).
+var fixVerdicts = []race.Verdict{race.VerdictLost, race.VerdictGaveUp}
+
+// fixFound is the search for a fix-it level's settings and par, done.
+type fixFound struct {
+	gen  int
+	goal *lessons.PlayGoal
+	room *playgoal.FixRoom
+	err  error
+}
+
+func (fixFound) sandboxMsg() {}
 
 // shortestFound is the search for a break-it level's par, done.
 type shortestFound struct {
@@ -70,7 +99,7 @@ func (m *Model) openShare() {
 // setShared encodes l for the panel.
 func (m *Model) setShared(l *level.Level) {
 	s := m.share
-	s.lvl, s.err, s.room = l, "", nil
+	s.lvl, s.err, s.room, s.fixRoom = l, "", nil, nil
 	text, err := level.Encode(l)
 	if err != nil {
 		s.text, s.err = "", err.Error()
@@ -82,12 +111,18 @@ func (m *Model) setShared(l *level.Level) {
 func (m Model) shareKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	s := m.share
 	k := m.Keys
+	if s.marks != nil && !s.searching {
+		return m.marksKey(msg)
+	}
 	switch {
 	case key.Matches(msg, k.Back):
 		if s.cancel != nil {
 			s.cancel()
 		}
 		m.share = nil
+	case msg.String() == "f" && m.chal.active == nil && !s.searching:
+		s.err = ""
+		s.marks = &fixMarks{on: map[lessons.KnobName]bool{lessons.KnobWrite: true, lessons.KnobRetry: true}}
 	case msg.String() == "b" && m.chal.active == nil && !s.searching:
 		// A break-it level of the learner's race: par is the fewest moves
 		// that lose a field, searched off the UI loop.
@@ -122,6 +157,85 @@ func (m Model) shareKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.prompt.input.CursorEnd()
 	}
 	return m, nil
+}
+
+// marksKey: ↑↓ choose a knob, space marks it, enter searches for the
+// fewest changes of the knobs marked that fix the race, esc goes back.
+func (m Model) marksKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
+	s := m.share
+	mk := s.marks
+	switch msg.String() {
+	case "esc":
+		s.marks = nil
+	case "up", "k":
+		mk.cursor = max(0, mk.cursor-1)
+	case "down", "j":
+		mk.cursor = min(len(lessons.KnobNames)-1, mk.cursor+1)
+	case "space", " ", "x":
+		n := lessons.KnobNames[mk.cursor]
+		mk.on[n] = !mk.on[n]
+	case "enter":
+		var names []lessons.KnobName
+		for _, n := range lessons.KnobNames {
+			if mk.on[n] {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			s.err = "mark at least one knob (space)"
+			return m, nil
+		}
+		s.searching, s.err = true, ""
+		s.gen++
+		ctx, cancel := context.WithCancel(context.Background())
+		s.cancel = cancel
+		gen, sc := s.gen, draft.Clone(m.sc)
+		return m, func() tea.Msg {
+			defer cancel()
+			var knobs []lessons.Knob
+			for _, n := range names {
+				// Only the values every controller can run with: a level
+				// offers nothing that means nothing on its race.
+				if vs := playgoal.RunnableChoices(sc, n); len(vs) >= 2 {
+					knobs = append(knobs, lessons.Knob{Name: n, Values: vs})
+				}
+			}
+			if len(knobs) == 0 {
+				return fixFound{gen: gen, err: errors.New("none of the knobs marked has two values this race can run with")}
+			}
+			g, err := playgoal.FixGoal(ctx, sc, knobs, fixVerdicts)
+			if err != nil || g == nil {
+				return fixFound{gen: gen, err: err}
+			}
+			r, err := playgoal.MeasureGoal(ctx, g, sc)
+			return fixFound{gen: gen, goal: g, room: r.Fix, err: err}
+		}
+	}
+	return m, nil
+}
+
+func (m Model) onFixFound(msg fixFound) Model {
+	s := m.share
+	if s == nil || msg.gen != s.gen {
+		return m
+	}
+	s.searching, s.cancel = false, nil
+	switch {
+	case errors.Is(msg.err, playgoal.ErrNothingToFix):
+		s.err = "nothing to fix: no order of this race loses a field or gives a change up"
+	case msg.err != nil:
+		s.err = "no par found: " + msg.err.Error()
+	case msg.goal == nil:
+		s.err = fmt.Sprintf("no change of at most %d of the knobs marked fixes every order: mark more knobs", playgoal.MaxFixChanges)
+	default:
+		l := *s.lvl
+		l.Question = "With the fewest changes, make every order land every change."
+		l.Goal = msg.goal
+		m.setShared(&l)
+		s.marks = nil
+		s.fixRoom = msg.room
+	}
+	return m
 }
 
 func (m Model) onShortest(msg shortestFound) Model {
@@ -172,8 +286,22 @@ func (m Model) viewShare(w, h int) string {
 			lines = append(lines, hang(st.OK.Render(styles.OK+" room to search: "+room), w, 2)...)
 		}
 	}
+	if r := s.fixRoom; r != nil {
+		if probs := r.Problems(); len(probs) > 0 {
+			lines = append(lines, hang(st.Warn.Render(styles.Warn+" too easy to fix by trying: "+strings.Join(probs, "; ")+" (mark more knobs, or add a controller)"), w, 2)...)
+		} else {
+			lines = append(lines, hang(st.OK.Render(styles.OK+" room to search: "+r.String()), w, 2)...)
+		}
+		if g := l.Goal; g != nil {
+			lines = append(lines, hang(st.Faint.Render("the fewest changes: "+g.Settings.String()), w, 2)...)
+		}
+	}
+	if s.marks != nil {
+		lines = append(lines, "")
+		lines = append(lines, m.marksLines(w)...)
+	}
 	lines = append(lines, "")
-	if s.text != "" {
+	if s.text != "" && s.marks == nil {
 		for i := 0; i < len(s.text); i += w {
 			lines = append(lines, st.Accent.Render(s.text[i:min(len(s.text), i+w)]))
 		}
@@ -184,11 +312,21 @@ func (m Model) viewShare(w, h int) string {
 	case s.err != "":
 		lines = append(lines, hang(st.Bad.Render(styles.Bad+" "+s.err), w, 2)...)
 	case s.searching:
-		lines = append(lines, st.Warn.Render("searching for the fewest moves that lose a field… (esc cancels)"))
+		what := "moves that lose a field"
+		if s.marks != nil {
+			what = "changes that fix every order"
+		}
+		lines = append(lines, hang(st.Warn.Render("searching for the fewest "+what+"… (esc cancels)"), w, 2)...)
 	}
 	var keys []string
-	if m.chal.active == nil && !s.searching {
-		keys = append(keys, "b makes it a break-it level (par: the fewest moves that lose a field)")
+	switch {
+	case s.marks != nil && !s.searching:
+		keys = append(keys, "↑↓ knob · space marks it · enter finds the fewest changes (par) · esc back")
+		lines = append(lines, hang(st.Faint.Render(strings.Join(keys, " · ")), w, 0)...)
+		return layout.Fit(strings.Join(lines, "\n"), w, h)
+	case m.chal.active == nil && !s.searching:
+		keys = append(keys, "b makes it a break-it level (par: the fewest moves that lose a field)",
+			"f a fix-it level (mark the knobs; par: the fewest changes that fix it)")
 	}
 	if s.text != "" && !m.env.NoFiles {
 		keys = append(keys, "w writes it to a file")
@@ -196,4 +334,28 @@ func (m Model) viewShare(w, h int) string {
 	keys = append(keys, "esc closes")
 	lines = append(lines, hang(st.Faint.Render(strings.Join(keys, " · ")), w, 0)...)
 	return layout.Fit(strings.Join(lines, "\n"), w, h)
+}
+
+// marksLines list the knobs, the cursor on one, those marked checked,
+// each with what it sets.
+func (m Model) marksLines(w int) []string {
+	st := m.st
+	mk := m.share.marks
+	lines := hang(st.Heading.Render("Fix it: the knobs the learner may change, on every controller"), w, 2)
+	for i, n := range lessons.KnobNames {
+		box := "[ ]"
+		if mk.on[n] {
+			box = "[x]"
+		}
+		cur := "  "
+		if i == mk.cursor {
+			cur = st.Accent.Render(styles.Cursor) + " "
+		}
+		text := fmt.Sprintf("%s %s %s", box, n, st.Faint.Render("· "+strings.Join(playgoal.KnobChoices(n), ", ")))
+		if i == mk.cursor {
+			text = st.Selected.Render(fmt.Sprintf("%s %s", box, n)) + " " + st.Faint.Render("· "+strings.Join(playgoal.KnobChoices(n), ", "))
+		}
+		lines = append(lines, hang(cur+text, w, 6)...)
+	}
+	return lines
 }

@@ -126,3 +126,50 @@ func TestShareWritesTheText(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// f in the share panel makes the race a fix-it level: the knobs marked
+// (write and retry to start with; space marks another) on every
+// controller, the settings and par the sandbox finds — the fewest changes
+// after which no order loses a field or gives a change up. The text
+// decodes to that goal, and the goal proves; l opens it as a fix-it.
+func TestShareAFixItLevel(t *testing.T) {
+	d := newDriver(t, nil)
+	open(t, d, testRace(t, "a.write=update-clear-rv", "b.write=update-clear-rv"))
+	d.Press("t", "f")
+	must(t, d.View(), "Fix it: the knobs the learner may change", "[x] write", "[x] retry", "[ ] read", "enter finds the fewest changes")
+	// Unmark everything: nothing to search with.
+	d.Press("space", "down", "down", "down", "down", "down", "space", "enter")
+	must(t, d.View(), "mark at least one knob")
+	d.Press("up", "up", "up", "up", "up", "space", "down", "down", "down", "down", "down", "space", "enter")
+	v := d.View()
+	// Two merge patches of different keys: nothing is lost, nothing
+	// conflicts. (Update with its RV and a retry on both takes four.)
+	must(t, v, "fix it, par 2: With the fewest changes, make every order land every change.", "the fewest changes: a.write=merge-patch b.write=merge-patch",
+		"too easy to fix by trying: 25.0% of combinations fix it")
+	text := shownText(v)
+	l, err := level.Decode(text)
+	if err != nil || l.Goal == nil || l.Goal.IsBreak() || l.Goal.Par != 2 || len(l.Goal.Knobs) != 2 {
+		t.Fatalf("the fix-it level: %v %+v", err, l.Goal)
+	}
+	if probs := l.Prove(); len(probs) > 0 {
+		t.Fatalf("the fix-it level does not prove: %v", probs)
+	}
+	again, err := level.Encode(l)
+	if err != nil || again != text {
+		t.Fatalf("encoded again: %v\n%s\n%s", err, again, text)
+	}
+	d.Press("esc", "l")
+	h := d.Model.(harness)
+	h.m.prompt.input.SetValue(text)
+	d.Model = h
+	d.Press("enter")
+	must(t, d.View(), "Goal: With the fewest changes, make every order land every change.")
+}
+
+// A race with nothing to fix says so.
+func TestShareAFixItLevelOfASafeRace(t *testing.T) {
+	d := newDriver(t, nil)
+	open(t, d, testRace(t, "a.write=update", "b.write=update", "a.retry=default", "b.retry=default"))
+	d.Press("t", "f", "enter")
+	must(t, d.View(), "nothing to fix")
+}
