@@ -27,13 +27,16 @@ const MaxFixChanges = 4
 // KnobChoices are the values the sandbox offers for a knob of a fix-it
 // level, in the order a settings table shows them: every value the
 // format names, less an unbounded retry (the step budget ends it, so it
-// proves nothing).
+// proves nothing) and update-status (which part of the object is
+// written is the race's, not a way of writing it).
 func KnobChoices(k lessons.KnobName) []string {
 	switch k {
 	case lessons.KnobWrite:
 		var out []string
 		for _, w := range controller.WriteMethods {
-			out = append(out, string(w))
+			if w != controller.UpdateStatus {
+				out = append(out, string(w))
+			}
 		}
 		return out
 	case lessons.KnobRead:

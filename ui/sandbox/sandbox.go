@@ -247,6 +247,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onLoaded(msg), nil
 	case fileWritten:
 		return m.onWritten(msg), nil
+	case choicesFound:
+		return m.onChoices(msg), nil
 	case fixFound:
 		return m.onFixFound(msg), nil
 	case shortestFound:

@@ -14,6 +14,7 @@ import (
 	"github.com/conflictlab/conflictlab/level"
 	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -52,6 +53,29 @@ type shareState struct {
 type fixMarks struct {
 	on     map[lessons.KnobName]bool
 	cursor int
+	// choices are the values of each knob the race can run with, once
+	// found (off the UI loop: each is a race set up).
+	choices map[lessons.KnobName][]string
+}
+
+// choicesFound carries the knobs' values the race can run with.
+type choicesFound struct {
+	gen     int
+	choices map[lessons.KnobName][]string
+}
+
+func (choicesFound) sandboxMsg() {}
+
+// findChoices is the command that finds each knob's values sc can run
+// with.
+func findChoices(gen int, sc *scenario.Scenario) tea.Cmd {
+	return func() tea.Msg {
+		out := map[lessons.KnobName][]string{}
+		for _, n := range lessons.KnobNames {
+			out[n] = playgoal.RunnableChoices(sc, n)
+		}
+		return choicesFound{gen: gen, choices: out}
+	}
 }
 
 // fixVerdicts are what a fix-it level made in the sandbox forbids: a lost
@@ -123,6 +147,8 @@ func (m Model) shareKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case msg.String() == "f" && m.chal.active == nil && !s.searching:
 		s.err = ""
 		s.marks = &fixMarks{on: map[lessons.KnobName]bool{lessons.KnobWrite: true, lessons.KnobRetry: true}}
+		s.gen++
+		return m, findChoices(s.gen, draft.Clone(m.sc))
 	case msg.String() == "b" && m.chal.active == nil && !s.searching:
 		// A break-it level of the learner's race: par is the fewest moves
 		// that lose a field, searched off the UI loop.
@@ -175,14 +201,17 @@ func (m Model) marksKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		n := lessons.KnobNames[mk.cursor]
 		mk.on[n] = !mk.on[n]
 	case "enter":
-		var names []lessons.KnobName
+		if mk.choices == nil {
+			return m, nil // still finding the values
+		}
+		var knobs []lessons.Knob
 		for _, n := range lessons.KnobNames {
-			if mk.on[n] {
-				names = append(names, n)
+			if vs := mk.choices[n]; mk.on[n] && len(vs) >= 2 {
+				knobs = append(knobs, lessons.Knob{Name: n, Values: vs})
 			}
 		}
-		if len(names) == 0 {
-			s.err = "mark at least one knob (space)"
+		if len(knobs) == 0 {
+			s.err = "mark at least one knob with two values to choose from (space)"
 			return m, nil
 		}
 		s.searching, s.err = true, ""
@@ -192,17 +221,6 @@ func (m Model) marksKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		gen, sc := s.gen, draft.Clone(m.sc)
 		return m, func() tea.Msg {
 			defer cancel()
-			var knobs []lessons.Knob
-			for _, n := range names {
-				// Only the values every controller can run with: a level
-				// offers nothing that means nothing on its race.
-				if vs := playgoal.RunnableChoices(sc, n); len(vs) >= 2 {
-					knobs = append(knobs, lessons.Knob{Name: n, Values: vs})
-				}
-			}
-			if len(knobs) == 0 {
-				return fixFound{gen: gen, err: errors.New("none of the knobs marked has two values this race can run with")}
-			}
 			g, err := playgoal.FixGoal(ctx, sc, knobs, fixVerdicts)
 			if err != nil || g == nil {
 				return fixFound{gen: gen, err: err}
@@ -212,6 +230,13 @@ func (m Model) marksKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+func (m Model) onChoices(msg choicesFound) Model {
+	if s := m.share; s != nil && s.marks != nil && msg.gen == s.gen {
+		s.marks.choices = msg.choices
+	}
+	return m
 }
 
 func (m Model) onFixFound(msg fixFound) Model {
@@ -337,7 +362,8 @@ func (m Model) viewShare(w, h int) string {
 }
 
 // marksLines list the knobs, the cursor on one, those marked checked,
-// each with what it sets.
+// each with the values it offers on this race (only those the race can
+// run with: a level offers nothing that means nothing on its race).
 func (m Model) marksLines(w int) []string {
 	st := m.st
 	mk := m.share.marks
@@ -351,11 +377,18 @@ func (m Model) marksLines(w int) []string {
 		if i == mk.cursor {
 			cur = st.Accent.Render(styles.Cursor) + " "
 		}
-		text := fmt.Sprintf("%s %s %s", box, n, st.Faint.Render("· "+strings.Join(playgoal.KnobChoices(n), ", ")))
-		if i == mk.cursor {
-			text = st.Selected.Render(fmt.Sprintf("%s %s", box, n)) + " " + st.Faint.Render("· "+strings.Join(playgoal.KnobChoices(n), ", "))
+		values := "…"
+		if mk.choices != nil {
+			values = strings.Join(mk.choices[n], ", ")
+			if len(mk.choices[n]) < 2 {
+				values = "nothing to choose on this race"
+			}
 		}
-		lines = append(lines, hang(cur+text, w, 6)...)
+		name := fmt.Sprintf("%s %s", box, n)
+		if i == mk.cursor {
+			name = st.Selected.Render(name)
+		}
+		lines = append(lines, hang(cur+name+" "+st.Faint.Render("· "+values), w, 6)...)
 	}
 	return lines
 }

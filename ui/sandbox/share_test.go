@@ -139,13 +139,13 @@ func TestShareAFixItLevel(t *testing.T) {
 	must(t, d.View(), "Fix it: the knobs the learner may change", "[x] write", "[x] retry", "[ ] read", "enter finds the fewest changes")
 	// Unmark everything: nothing to search with.
 	d.Press("space", "down", "down", "down", "down", "down", "space", "enter")
-	must(t, d.View(), "mark at least one knob")
+	must(t, d.View(), "mark at least one knob with two values")
 	d.Press("up", "up", "up", "up", "up", "space", "down", "down", "down", "down", "down", "space", "enter")
 	v := d.View()
 	// Two merge patches of different keys: nothing is lost, nothing
 	// conflicts. (Update with its RV and a retry on both takes four.)
 	must(t, v, "fix it, par 2: With the fewest changes, make every order land every change.", "the fewest changes: a.write=merge-patch b.write=merge-patch",
-		"too easy to fix by trying: 25.0% of combinations fix it")
+		"too easy to fix by trying: ", "% of combinations fix it (at most 20%)")
 	text := shownText(v)
 	l, err := level.Decode(text)
 	if err != nil || l.Goal == nil || l.Goal.IsBreak() || l.Goal.Par != 2 || len(l.Goal.Knobs) != 2 {
