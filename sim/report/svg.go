@@ -15,12 +15,15 @@ import (
 // SVG draws the race view as a picture for slides: one lane per
 // controller with what it did at each step, the server's answer, the
 // server's RV and each cache's beside it, the note under every write that
-// erased a field, and how the race ended. It says what the terminal's race
+// erased a field, how the race ended, and beside the lanes the object
+// pane: the target as the race left it, each field marked with how the
+// last write changed it and a lost field with whose change it was. It says what the terminal's race
 // view says, in the same words and with the rows numbered the same way,
 // and it reads without colour: answers carry ✓ or ✗, a cache behind the
 // server a *, a write that erased a field a dashed frame and the ✗ LOST
-// note, requests a frame and reads none. Colour only tells the lanes
-// apart.
+// note, requests a frame and reads none, the object's fields their
+// gutter (+ added, ~ changed, - removed, ✗ lost). Colour only tells the
+// lanes apart.
 func SVG(w io.Writer, o *race.Outcome) error {
 	p := newPicture(o)
 	var b bytes.Buffer
@@ -39,6 +42,10 @@ const (
 	svgPad     = 16 // around the picture
 	svgGap     = 2  // characters between columns
 	svgMinWrap = 72 // the narrowest a wrapped line gets, in characters
+	// The object pane's width in characters: as wide as its widest field
+	// line, within these bounds (longer lines wrap).
+	svgPaneMin = 36
+	svgPaneMax = 60
 )
 
 // laneColours tell the lanes apart (on white, each dark enough for text);
@@ -52,12 +59,22 @@ type column struct {
 }
 
 type picture struct {
-	o      *race.Outcome
-	names  []string
-	lane   map[string]int
-	cols   []column // #, t, one per controller, API server, RV, caches
-	width  float64
+	o     *race.Outcome
+	names []string
+	lane  map[string]int
+	cols  []column // #, t, one per controller, API server, RV, caches
+	width float64
+	// tableW is the lanes' width, which the rules, stripes and frames
+	// span (the object pane is right of it).
+	tableW float64
 	wrapAt int // characters
+	// pane is the object pane's title and lines (none when the target
+	// was never written), paneX its left edge and paneW its width in
+	// characters.
+	paneTitle string
+	pane      []ObjectLine
+	paneX     float64
+	paneW     int
 }
 
 func newPicture(o *race.Outcome) *picture {
@@ -97,8 +114,80 @@ func newPicture(o *race.Outcome) *picture {
 		chars += p.cols[i].w + svgGap
 	}
 	p.wrapAt = max(svgMinWrap, chars-svgGap)
-	p.width = float64(2*svgPad) + float64(p.wrapAt)*svgCharW
+	p.tableW = float64(p.wrapAt) * svgCharW
+	p.width = float64(2*svgPad) + p.tableW
+	p.objectPane()
 	return p
+}
+
+// objectPane lays out what the race view shows beside the lanes once the
+// race is over: the target's newest version, marked against the one
+// before, right of everything else.
+func (p *picture) objectPane() {
+	o := p.o
+	targets := TargetVersions(o)
+	if len(targets) == 0 {
+		return
+	}
+	vi, pi := targets[len(targets)-1], -1
+	if len(targets) > 1 {
+		pi = targets[len(targets)-2]
+	}
+	p.paneTitle = VersionTitle(o.Versions[vi], o.Target)
+	p.pane = ObjectYAML(o, targets, vi, pi, GenerationMatters(o, targets, false))
+	w := svgPaneMin
+	for _, l := range p.pane {
+		if !l.Note {
+			w = max(w, runes(l.String()))
+		}
+	}
+	p.paneW = min(w, svgPaneMax)
+	p.paneX = p.width - svgPad + float64(svgGap+1)*svgCharW
+	p.width = p.paneX + float64(p.paneW)*svgCharW + svgPad
+}
+
+// paneLines are the pane's lines wrapped at its width, each with its
+// class: the title, then every field, a note under a lost one.
+func (p *picture) paneLines() []line {
+	class := map[LineMark]string{LineSame: "", LineAdded: "added", LineChanged: "changed", LineRemoved: "removed", LineLost: "lost"}
+	out := p.wrapPane(line{text: p.paneTitle, class: "head", indent: 2})
+	for _, l := range p.pane {
+		// A wrapped field goes on under its value: past the gutter, the
+		// field's own indent and two more.
+		indent := 2 + len(l.Text) - len(strings.TrimLeft(l.Text, " ")) + 2
+		if l.Note {
+			indent = 6
+		}
+		out = append(out, p.wrapPane(line{text: l.String(), class: class[l.Mark], indent: indent})...)
+	}
+	return out
+}
+
+// wrapPane wraps a line at the pane's width.
+func (p *picture) wrapPane(l line) []line {
+	wrapAt := p.wrapAt
+	p.wrapAt = p.paneW
+	defer func() { p.wrapAt = wrapAt }()
+	return p.wrap(l)
+}
+
+// drawPane draws the object pane from top down, framed, and returns its
+// bottom.
+func (p *picture) drawPane(b *bytes.Buffer, top float64) float64 {
+	lines := p.paneLines()
+	titleLines := len(p.wrapPane(line{text: p.paneTitle, class: "head", indent: 2}))
+	y := top
+	for i, l := range lines {
+		y += svgRowH
+		p.text(b, p.paneX, y, l.class, l.text)
+		if i == titleLines-1 {
+			fmt.Fprintf(b, `<line class="rule" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", px(p.paneX), px(y+7), px(p.paneX+float64(p.paneW)*svgCharW), px(y+7))
+			y += 9
+		}
+	}
+	x0 := p.paneX - svgCharW
+	fmt.Fprintf(b, `<rect class="pane" x="%s" y="%s" width="%s" height="%s" rx="4"/>`+"\n", px(x0), px(top+2), px(float64(p.paneW+2)*svgCharW), px(y-top+8))
+	return y + 8
 }
 
 // caches is the cache column of a step: each informer's RV, with a * when
@@ -133,8 +222,14 @@ func (p *picture) draw(b *bytes.Buffer) {
 		y += svgRowH
 		p.text(&body, float64(svgPad), y, l.class, l.text)
 	}
-	// The column heads, the lanes' in their colours.
-	y += svgRowH * 1.5
+	// The column heads, the lanes' in their colours; the object pane
+	// beside the lanes, from the heads down.
+	y += svgRowH * 0.5
+	paneBottom := y
+	if len(p.pane) > 0 {
+		paneBottom = p.drawPane(&body, y)
+	}
+	y += svgRowH
 	for i, c := range p.cols {
 		class := "head"
 		if k := i - 2; k >= 0 && k < len(p.names) {
@@ -143,14 +238,14 @@ func (p *picture) draw(b *bytes.Buffer) {
 		p.text(&body, c.x, y, class, c.head)
 	}
 	y += 7
-	fmt.Fprintf(&body, `<line class="rule" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", px(svgPad), px(y), px(p.width-svgPad), px(y))
+	fmt.Fprintf(&body, `<line class="rule" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", px(svgPad), px(y), px(svgPad+p.tableW), px(y))
 	p.laneEdges(&body, y-svgRowH-9, y+2)
 	y += 2
 	for i, s := range o.Steps {
 		y = p.row(&body, i, s, y)
 	}
 	y += 2
-	fmt.Fprintf(&body, `<line class="rule" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", px(svgPad), px(y), px(p.width-svgPad), px(y))
+	fmt.Fprintf(&body, `<line class="rule" x1="%s" y1="%s" x2="%s" y2="%s"/>`+"\n", px(svgPad), px(y), px(svgPad+p.tableW), px(y))
 	y += svgRowH
 	p.text(&body, float64(svgPad), y, "faint", MarkBehind+" cache behind the server")
 	// How it ended.
@@ -161,8 +256,8 @@ func (p *picture) draw(b *bytes.Buffer) {
 			p.text(&body, float64(svgPad), y, wl.class, wl.text)
 		}
 	}
-	height := y + svgPad + 6
-	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="%d">`+"\n",
+	height := max(y, paneBottom) + svgPad + 6
+	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" xml:space="preserve" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="%d">`+"\n",
 		px(p.width), px(height), px(p.width), px(height), svgFont)
 	b.WriteString("<title>")
 	xmlText(b, fmt.Sprintf("race %s", o.Scenario))
@@ -186,6 +281,10 @@ func (p *picture) draw(b *bytes.Buffer) {
 .lanesep { stroke: #d0d0d0; stroke-width: 1; }
 .stripe { fill: #f3f3f3; }
 .erased { fill: none; stroke: #b3261e; stroke-width: 2; stroke-dasharray: 6 3; }
+.pane { fill: none; stroke: #9e9e9e; stroke-width: 1; }
+.added { fill: #1b7f35; }
+.changed { fill: #8a5a00; }
+.removed { fill: #5c5c5c; text-decoration: line-through; }
 `)
 	for i, c := range laneColours {
 		fmt.Fprintf(b, ".lane%d { fill: %s; }\n.frame%d { fill: #ffffff; stroke: %s; stroke-width: 1.5; }\n", i, c, i, c)
@@ -205,7 +304,7 @@ func (p *picture) row(b *bytes.Buffer, i int, s race.Step, y float64) float64 {
 	top := y
 	base := top + svgBase
 	if i%2 == 1 {
-		fmt.Fprintf(b, `<rect class="stripe" x="%s" y="%s" width="%s" height="%d"/>`+"\n", px(svgPad-4), px(top), px(p.width-2*svgPad+8), svgRowH)
+		fmt.Fprintf(b, `<rect class="stripe" x="%s" y="%s" width="%s" height="%d"/>`+"\n", px(svgPad-4), px(top), px(p.tableW+8), svgRowH)
 	}
 	num, clock := p.cols[0], p.cols[1]
 	p.text(b, num.x+float64(num.w)*svgCharW, base, "num", fmt.Sprint(s.Index+1))
@@ -242,7 +341,7 @@ func (p *picture) row(b *bytes.Buffer, i int, s race.Step, y float64) float64 {
 		// The write and its notes in one dashed frame: the mark that a
 		// field was erased here, whatever the colours.
 		h := float64(svgRowH * (1 + len(notes)))
-		fmt.Fprintf(b, `<rect class="erased" x="%s" y="%s" width="%s" height="%s" rx="4"/>`+"\n", px(svgPad-6), px(top), px(p.width-2*svgPad+12), px(h))
+		fmt.Fprintf(b, `<rect class="erased" x="%s" y="%s" width="%s" height="%s" rx="4"/>`+"\n", px(svgPad-6), px(top), px(p.tableW+12), px(h))
 		for _, n := range notes {
 			p.text(b, num.x+float64(num.w+svgGap)*svgCharW, bottom+svgBase, n.class, n.text)
 			bottom += svgRowH

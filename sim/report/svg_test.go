@@ -263,3 +263,72 @@ schedule: [a, b, a, b]
 		t.Errorf("the race's name is not shown as text")
 	}
 }
+
+// Beside the lanes the picture draws what the race view's object pane
+// shows once the race is over: the target's last version, titled with
+// the write that made it, every field as YAML with its gutter (+ ~ - ✗,
+// so it reads without colour), the lost field marked LOST with the note
+// saying whose change it was — right of every column of the lanes.
+func TestSVGDrawsTheObjectPane(t *testing.T) {
+	o, doc, _ := drawn(t, "../../examples/lost-update-unconditional.yaml")
+	targets := TargetVersions(o)
+	vi, pi := targets[len(targets)-1], targets[len(targets)-2]
+	title := doc.find("cm1 @ RV " + o.Versions[vi].RV)
+	if len(title) != 1 || !strings.HasPrefix(VersionTitle(o.Versions[vi], o.Target), title[0].text) {
+		t.Fatalf("the pane's title: %v", title)
+	}
+	paneX := title[0].x
+	// The lanes' rightmost column ends left of the pane.
+	for _, tx := range doc.texts {
+		if tx.x < paneX && tx.y > title[0].y && tx.y < title[0].y+float64(len(o.Steps)+1)*svgRowH &&
+			tx.x+float64(utf8.RuneCountInString(tx.text))*svgCharW > paneX {
+			t.Errorf("%q at x %v runs into the pane at x %v", tx.text, tx.x, paneX)
+		}
+	}
+	lines := ObjectYAML(o, targets, vi, pi, false)
+	marks := map[LineMark]int{}
+	prevY := title[0].y
+	for _, l := range lines {
+		if l.Note {
+			if r := []rune(l.Text); len(doc.find(string(r[:min(len(r), 20)]))) != 1 {
+				t.Errorf("no note %q", l.Text)
+			}
+			continue
+		}
+		found := false
+		for _, tx := range doc.find(l.String()) {
+			if tx.x == paneX && tx.text == l.String() && tx.y > prevY {
+				found, prevY = true, tx.y
+				want := map[LineMark]string{LineSame: "", LineAdded: "added", LineChanged: "changed", LineRemoved: "removed", LineLost: "lost"}[l.Mark]
+				if tx.class != want {
+					t.Errorf("%q has class %q, want %q", tx.text, tx.class, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("the pane lacks %q, in order at x %v", l.String(), paneX)
+		}
+		marks[l.Mark]++
+	}
+	// b's write added its key, moved the RV and erased a's key.
+	if marks[LineAdded] != 1 || marks[LineChanged] != 1 || marks[LineLost] != 1 {
+		t.Errorf("marks %v: want one added, one changed, one lost", marks)
+	}
+	l := o.Lost[0]
+	if got := doc.find("✗   a: set by a   LOST"); len(got) != 1 || l.Field != "data.a" {
+		t.Errorf("the lost field is not marked in the pane: %v (lost %s)", got, l.Field)
+	}
+	frames := 0
+	for _, r := range doc.rects {
+		if r["class"] == "pane" {
+			frames++
+			x, _ := strconv.ParseFloat(r["x"], 64)
+			if x >= paneX {
+				t.Errorf("the pane's frame at x %v does not hold its text at %v", x, paneX)
+			}
+		}
+	}
+	if frames != 1 {
+		t.Errorf("%d pane frames", frames)
+	}
+}

@@ -3,8 +3,6 @@ package raceview
 import (
 	"fmt"
 
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/controller"
 	"github.com/conflictlab/conflictlab/sim/race"
@@ -138,7 +136,7 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 
 // writesTarget reports whether step s wrote a version of the race's target.
 func writesTarget(o *race.Outcome, s race.Step) bool {
-	return s.Version >= 0 && s.Version < len(o.Versions) && isTarget(o, s.Version)
+	return s.Version >= 0 && s.Version < len(o.Versions) && report.IsTarget(o, s.Version)
 }
 
 // touchesTarget reports whether step s wrote the race's target: a version
@@ -149,11 +147,6 @@ func touchesTarget(o *race.Outcome, s race.Step) bool {
 		return true
 	}
 	return s.Version < 0 && s.OK() && report.Object(s) == o.Target.Name
-}
-
-// isTarget reports whether version i of the outcome is of its target.
-func isTarget(o *race.Outcome, i int) bool {
-	return api.RefOf(&unstructured.Unstructured{Object: o.Versions[i].Object}) == o.Target
 }
 
 // isWrite reports whether a step is a request that writes (not a read,

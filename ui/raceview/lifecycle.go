@@ -15,16 +15,6 @@ import (
 // version is titled with its own object's name; a create goes to the
 // collection, not to a name; a delete's preconditions are its options'.
 
-// versionName is the name of the object a version is of.
-func versionName(v race.Version, target api.Ref) string {
-	if md, ok := v.Object["metadata"].(map[string]any); ok {
-		if n, ok := md["name"].(string); ok && n != "" {
-			return n
-		}
-	}
-	return target.Name
-}
-
 // requestPath is the URL path of a step's request: a create POSTs to the
 // collection.
 func requestPath(target api.Ref, s race.Step) string {

@@ -6,14 +6,15 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/api"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 )
 
 // TestLifecycleWords: a child's version is titled with the child's name,
 // a create goes to the collection, and a delete's preconditions are named.
 func TestLifecycleWords(t *testing.T) {
 	target := api.Ref{Kind: api.ConfigMap, Namespace: "default", Name: "parent"}
-	v := race.Version{Object: map[string]any{"metadata": map[string]any{"name": "child-x7k2q"}}}
-	if got := versionName(v, target); got != "child-x7k2q" {
+	v := race.Version{Object: map[string]any{"metadata": map[string]any{"name": "child-x7k2q"}}, Step: -1}
+	if got := report.VersionTitle(v, target); !strings.HasPrefix(got, "child-x7k2q @ RV") {
 		t.Errorf("version title names %q", got)
 	}
 	create := race.Step{Kind: race.StepRequest, Verb: api.Create, Request: "CREATE child-*"}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
@@ -281,7 +282,7 @@ func TestEmptyValuesInListItems(t *testing.T) {
 		"{a: 1, b: [x]}": map[string]any{"b": []any{"x"}, "a": int64(1)},
 		`["1", {}]`:      []any{"1", map[string]any{}},
 	} {
-		if got := scalar(want); got != v {
+		if got := report.Scalar(want); got != v {
 			t.Errorf("scalar(%#v) = %q, want %q", want, got, v)
 		}
 	}
