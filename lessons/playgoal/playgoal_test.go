@@ -215,14 +215,7 @@ func proveAll(p *lessons.Pack) error {
 // The sandbox's fix-it levels: the fewest changes are found, and the goal
 // made of them proves as a written one does.
 func TestShortestFixIsWhatProveGoalHolds(t *testing.T) {
-	raw, err := os.ReadFile("../course/scenarios/lost-update.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse("lost-update.yaml", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, sc := lostUpdate(t)
 	knobs := []lessons.Knob{{Name: lessons.KnobWrite, Values: RunnableChoices(sc, lessons.KnobWrite)}, {Name: lessons.KnobRetry, Values: []string{"none", "default"}}}
 	g, err := FixGoal(context.Background(), sc, knobs, []race.Verdict{race.VerdictLost})
 	if err != nil || g == nil {
@@ -254,14 +247,7 @@ func TestKnobChoicesParse(t *testing.T) {
 			t.Errorf("%s offers %v", k, vs)
 		}
 	}
-	raw, err := os.ReadFile("../course/scenarios/lost-update.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse("lost-update.yaml", raw)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, sc := lostUpdate(t)
 	if w := RunnableChoices(sc, lessons.KnobWrite); !slices.Contains(w, "update") || !slices.Contains(w, "merge-patch") {
 		t.Fatalf("a ConfigMap's writes: %v", w)
 	}

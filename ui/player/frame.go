@@ -13,6 +13,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/markdown"
 	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/stage"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/textpane"
 )
@@ -165,19 +166,13 @@ func (f *frame) paneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		if f.hasStage() {
 			f.zoom = !f.zoom
 		}
-	case !f.zoomed() && k.Text.Matches(msg):
-		f.text, _ = f.text.Update(msg)
-		f.reveal = revealNone
-	case f.showsCode() && key.Matches(msg, k.Race.ScrollDown):
-		f.code.Scroll(1)
-	case f.showsCode() && key.Matches(msg, k.Race.ScrollUp):
-		f.code.Scroll(-1)
-	case f.race.HandlesKey(msg):
-		var cmd tea.Cmd
-		f.race, cmd = f.race.Update(msg)
-		return cmd, true
 	default:
-		return nil, false
+		panes := stage.Panes{Text: &f.text, Code: &f.code, Race: &f.race, TextOn: !f.zoomed(), CodeOn: f.showsCode()}
+		cmd, scrolled, ok := panes.Key(msg, k.Text, k.Race)
+		if scrolled {
+			f.reveal = revealNone
+		}
+		return cmd, ok
 	}
 	return nil, true
 }

@@ -97,28 +97,12 @@ func TestPreAnswerViewIsTheSameWhateverTheOutcome(t *testing.T) {
 func TestAskingHoldsNoWayToTheOutcome(t *testing.T) {
 	races := reflect.TypeFor[Races]()
 	live := reflect.TypeFor[Live]()
-	seen := map[reflect.Type]bool{}
-	var walk func(path string, t reflect.Type)
-	walk = func(path string, ty reflect.Type) {
-		if seen[ty] {
-			return
-		}
-		seen[ty] = true
+	uitest.WalkTypes(reflect.TypeFor[asking](), func(path string, ty reflect.Type) {
 		if ty.Kind() != reflect.Interface && (ty.Implements(races) || ty.Implements(live)) ||
 			ty == races || ty == live || ty == reflect.TypeFor[*tallies]() || ty == reflect.TypeFor[shown]() {
 			t.Errorf("asking%s is a %s: the question before its answer can reach the outcome", path, ty)
 		}
-		switch ty.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-			walk(path+"[]", ty.Elem())
-		case reflect.Struct:
-			for i := range ty.NumField() {
-				f := ty.Field(i)
-				walk(path+"."+f.Name, f.Type)
-			}
-		}
-	}
-	walk("", reflect.TypeFor[asking]())
+	})
 }
 
 // TestTheRowTheFeedbackNamesIsOnScreen: at 80×24, once a question is

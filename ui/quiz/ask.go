@@ -152,16 +152,8 @@ func (a asking) key(msg tea.KeyPressMsg) (asking, int, tea.Cmd) {
 		a.f.cursor = min(len(p.Options)-1, a.f.cursor+1)
 	case key.Matches(msg, k.Enter):
 		return a.answer(a.f.cursor)
-	case k.Text.Matches(msg):
-		a.f.text, _ = a.f.text.Update(msg)
-		a.f.reveal = revealNone
-	case p.Question.Snippet != "" && key.Matches(msg, k.Race.ScrollDown):
-		a.f.code.Scroll(1)
-	case p.Question.Snippet != "" && key.Matches(msg, k.Race.ScrollUp):
-		a.f.code.Scroll(-1)
-	case a.f.race.HandlesKey(msg):
-		var cmd tea.Cmd
-		a.f.race, cmd = a.f.race.Update(msg)
+	default:
+		cmd, _ := a.f.paneKey(msg)
 		return a, -1, cmd
 	}
 	return a, -1, nil

@@ -9,8 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/conflictlab/conflictlab/lessons"
-	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	qz "github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/ui/styles"
@@ -23,18 +21,7 @@ import (
 // decides it ("Row 6 decides it") and that row is in the race pane,
 // however long the race; g selects it.
 func TestTheRowTheVerdictNamesIsOnScreen(t *testing.T) {
-	bank, err := qz.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	course, err := lessons.Course()
-	if err != nil {
-		t.Fatal(err)
-	}
-	races := racecache.New(course)
-	if err := qz.Prepare(bank, races); err != nil {
-		t.Fatal(err)
-	}
+	bank, course, races := courseBank(t)
 	m := New(Config{
 		Load:   func() (Data, error) { return Data{Bank: bank, Races: races, Lessons: course.Lessons}, nil },
 		Today:  today,

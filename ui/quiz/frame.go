@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/snippets"
 	qz "github.com/conflictlab/conflictlab/quiz"
@@ -11,6 +13,7 @@ import (
 	"github.com/conflictlab/conflictlab/ui/layout"
 	"github.com/conflictlab/conflictlab/ui/markdown"
 	"github.com/conflictlab/conflictlab/ui/raceview"
+	"github.com/conflictlab/conflictlab/ui/stage"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/textpane"
 )
@@ -107,18 +110,7 @@ func (f frame) textBlock(w int, v *verdict) (lines []string, opts, optEnd, verdi
 	lines = append(lines, layout.Truncate(head, w))
 	lines = append(lines, layout.Lines(markdown.Render(q.Text, st.Markdown, w))...)
 	if v == nil {
-		note := ""
-		switch q.Kind {
-		case qz.Race:
-			note = "The race waits at its start until you answer."
-		case qz.Method:
-			note = "Once you answer, the race runs with that write."
-		case qz.Bug:
-			note = "The code's own comments show once you answer."
-		}
-		for _, l := range layout.Lines(layout.Wrap(note, w)) {
-			lines = append(lines, st.Faint.Render(l))
-		}
+		lines = faint(lines, st, askNotes[q.Kind], w)
 	}
 	lines = append(lines, "")
 	opts = len(lines)
@@ -162,6 +154,14 @@ func (f frame) textBlock(w int, v *verdict) (lines []string, opts, optEnd, verdi
 	return lines, opts, optEnd, verdictAt
 }
 
+// askNotes say, under a question before its answer, what its stage
+// holds back until then.
+var askNotes = map[qz.Kind]string{
+	qz.Race:   "The race waits at its start until you answer.",
+	qz.Method: "Once you answer, the race runs with that write.",
+	qz.Bug:    "The code's own comments show once you answer.",
+}
+
 // verdictLines add the verdict, the explanation, the lesson to review and
 // what enter does next under the options.
 func (f frame) verdictLines(lines []string, w int, v *verdict) ([]string, int) {
@@ -188,9 +188,7 @@ func (f frame) verdictLines(lines []string, w int, v *verdict) ([]string, int) {
 	}
 	lines = append(lines, layout.Lines(layout.Wrap(review, w))...)
 	if p.Question.Kind == qz.Method {
-		for _, l := range layout.Lines(layout.Wrap("↑/↓ runs the race with another answer.", w)) {
-			lines = append(lines, st.Faint.Render(l))
-		}
+		lines = faint(lines, st, "↑/↓ runs the race with another answer.", w)
 	}
 	next := "enter: next question"
 	switch {
@@ -199,10 +197,26 @@ func (f frame) verdictLines(lines []string, w int, v *verdict) ([]string, int) {
 	case v.last:
 		next = "enter: see your score"
 	}
-	for _, l := range layout.Lines(layout.Wrap(next, w)) {
+	return faint(lines, st, next, w), verdictAt
+}
+
+// faint adds text, wrapped at w, in the faint style.
+func faint(lines []string, st *styles.Styles, text string, w int) []string {
+	for _, l := range layout.Lines(layout.Wrap(text, w)) {
 		lines = append(lines, st.Faint.Render(l))
 	}
-	return lines, verdictAt
+	return lines
+}
+
+// paneKey gives a key to the pane it scrolls — the text, the code, the
+// race — and reports whether one took it.
+func (f *frame) paneKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	panes := stage.Panes{Text: &f.text, Code: &f.code, Race: &f.race, TextOn: true, CodeOn: f.item.Question.Snippet != ""}
+	cmd, scrolled, ok := panes.Key(msg, f.keys.Text, f.keys.Race)
+	if scrolled {
+		f.reveal = revealNone
+	}
+	return cmd, ok
 }
 
 // deciding is the row of the race on the stage that decides it, once the

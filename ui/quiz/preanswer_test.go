@@ -30,6 +30,25 @@ type liar struct {
 func (l liar) Race(lessons.RaceSpec) (*race.Outcome, error)  { return l.out, nil }
 func (l liar) Cached(lessons.RaceSpec) (*race.Outcome, bool) { return l.out, true }
 
+// courseBank is the quiz's own bank about the built-in course, prepared
+// on the course's races.
+func courseBank(t *testing.T) (*qz.Bank, *lessons.Pack, *racecache.Races) {
+	t.Helper()
+	bank, err := qz.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := racecache.New(course)
+	if err := qz.Prepare(bank, races); err != nil {
+		t.Fatal(err)
+	}
+	return bank, course, races
+}
+
 // sizes are the terminal sizes the README promises and two larger ones,
 // less what the root keeps (a column of margin, the header, the key bar).
 var sizes = [][2]int{{80, 24}, {100, 30}, {120, 40}}
@@ -42,18 +61,7 @@ var sizes = [][2]int{{80, 24}, {100, 30}, {120, 40}}
 // opened, scrolled, its race pane scrolled, zoomed — must be the same,
 // and a race or method question's stage must hold the race's setup.
 func TestPreAnswerViewIsTheSameWhateverTheOutcome(t *testing.T) {
-	bank, err := qz.Default()
-	if err != nil {
-		t.Fatal(err)
-	}
-	course, err := lessons.Course()
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth := racecache.New(course)
-	if err := qz.Prepare(bank, truth); err != nil {
-		t.Fatal(err)
-	}
+	bank, course, truth := courseBank(t)
 	other, err := truth.Race(course.Lessons[1].Steps[0].Spec(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -127,57 +135,18 @@ func TestAskingHoldsNoWayToTheOutcome(t *testing.T) {
 		races: true, reflect.TypeFor[*qz.Session](): true, reflect.TypeFor[qz.Result](): true,
 		reflect.TypeFor[Data](): true, reflect.TypeFor[Config](): true, reflect.TypeFor[stage.Requests](): true,
 	}
-	seen := map[reflect.Type]bool{}
-	var walk func(path string, t reflect.Type)
-	walk = func(path string, ty reflect.Type) {
-		if seen[ty] {
-			return
-		}
-		seen[ty] = true
+	uitest.WalkTypes(reflect.TypeFor[asking](), func(path string, ty reflect.Type) {
 		if banned[ty] || ty.Kind() != reflect.Interface && ty.Implements(races) {
 			t.Errorf("asking%s is a %s: the question before its answer can reach the outcome", path, ty)
 		}
-		switch ty.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-			walk(path+"[]", ty.Elem())
-		case reflect.Func:
-			for i := range ty.NumOut() {
-				walk(path+"()", ty.Out(i))
-			}
-		case reflect.Struct:
-			for i := range ty.NumField() {
-				f := ty.Field(i)
-				walk(path+"."+f.Name, f.Type)
-			}
-		}
-	}
-	walk("", reflect.TypeFor[asking]())
+	})
 	// The walk itself must see what it bans: the Model holds them all.
-	seen = map[reflect.Type]bool{}
 	found := 0
-	var count func(ty reflect.Type)
-	count = func(ty reflect.Type) {
-		if seen[ty] {
-			return
-		}
-		seen[ty] = true
+	uitest.WalkTypes(reflect.TypeFor[Model](), func(_ string, ty reflect.Type) {
 		if banned[ty] {
 			found++
 		}
-		switch ty.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-			count(ty.Elem())
-		case reflect.Func:
-			for i := range ty.NumOut() {
-				count(ty.Out(i))
-			}
-		case reflect.Struct:
-			for i := range ty.NumField() {
-				count(ty.Field(i).Type)
-			}
-		}
-	}
-	count(reflect.TypeFor[Model]())
+	})
 	if found < len(banned)-1 { // the Model holds no bare Result, only a pointer
 		t.Fatalf("the walk finds %d of the %d banned types in the Model: it cannot be trusted", found, len(banned))
 	}

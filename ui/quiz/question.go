@@ -203,16 +203,8 @@ func (m Model) questionKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Lesson) && m.canOpen(p.Question.Lesson):
 		id := p.Question.Lesson
 		return m, func() tea.Msg { return nav.Open{LessonID: id, Step: 0} }
-	case k.Text.Matches(msg):
-		m.f.text, _ = m.f.text.Update(msg)
-		m.f.reveal = revealNone
-	case p.Question.Snippet != "" && key.Matches(msg, k.Race.ScrollDown):
-		m.f.code.Scroll(1)
-	case p.Question.Snippet != "" && key.Matches(msg, k.Race.ScrollUp):
-		m.f.code.Scroll(-1)
-	case m.f.race.HandlesKey(msg):
-		var cmd tea.Cmd
-		m.f.race, cmd = m.f.race.Update(msg)
+	default:
+		cmd, _ := m.f.paneKey(msg)
 		return m, cmd
 	}
 	return m, nil

@@ -239,36 +239,54 @@ func (m Model) onChoices(msg choicesFound) Model {
 	return m
 }
 
-func (m Model) onFixFound(msg fixFound) Model {
+// searched is the share panel a search of generation gen answers, its
+// search over; nil when the panel was closed or asked again since.
+func (m Model) searched(gen int) *shareState {
 	s := m.share
-	if s == nil || msg.gen != s.gen {
-		return m
+	if s == nil || gen != s.gen {
+		return nil
 	}
 	s.searching, s.cancel = false, nil
-	switch {
-	case errors.Is(msg.err, playgoal.ErrNothingToFix):
-		s.err = "nothing to fix: no order of this race loses a field or gives a change up"
-	case msg.err != nil:
-		s.err = "no par found: " + msg.err.Error()
-	case msg.goal == nil:
-		s.err = fmt.Sprintf("no change of at most %d of the knobs marked fixes every order: mark more knobs", playgoal.MaxFixChanges)
-	default:
-		l := *s.lvl
-		l.Question = "With the fewest changes, make every order land every change."
-		l.Goal = msg.goal
-		m.setShared(&l)
-		s.marks = nil
-		s.fixRoom = msg.room
+	return s
+}
+
+func (m Model) onFixFound(msg fixFound) Model {
+	s := m.searched(msg.gen)
+	if s == nil {
+		return m
 	}
+	if why := msg.failure(); why != "" {
+		s.err = why
+		return m
+	}
+	l := *s.lvl
+	l.Question = "With the fewest changes, make every order land every change."
+	l.Goal = msg.goal
+	m.setShared(&l)
+	s.marks = nil
+	s.fixRoom = msg.room
 	return m
 }
 
+// failure says why the search found no fix-it level ("" when it found
+// one).
+func (msg fixFound) failure() string {
+	switch {
+	case errors.Is(msg.err, playgoal.ErrNothingToFix):
+		return "nothing to fix: no order of this race loses a field or gives a change up"
+	case msg.err != nil:
+		return "no par found: " + msg.err.Error()
+	case msg.goal == nil:
+		return fmt.Sprintf("no change of at most %d of the knobs marked fixes every order: mark more knobs", playgoal.MaxFixChanges)
+	}
+	return ""
+}
+
 func (m Model) onShortest(msg shortestFound) Model {
-	s := m.share
-	if s == nil || msg.gen != s.gen {
+	s := m.searched(msg.gen)
+	if s == nil {
 		return m
 	}
-	s.searching, s.cancel = false, nil
 	switch {
 	case msg.err != nil:
 		s.err = "no par found: " + msg.err.Error()
