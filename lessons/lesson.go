@@ -112,13 +112,14 @@ type Strategy struct {
 }
 
 // StrategyParts names the parts of a controller's plan that the
-// strategies set, once each, in a plan's order: "read", "write" (the
+// options' strategies set, once each, in a plan's order: "read", "write" (the
 // method, with or without its RV, its test, its force), "retry". A
 // question whose options are these strategies keeps those parts off the
 // race's setup: they are the learner's choice.
-func StrategyParts(ss []*Strategy) []string {
+func StrategyParts[O any](options []O, strategy func(O) *Strategy) []string {
 	var read, write, retry bool
-	for _, st := range ss {
+	for _, o := range options {
+		st := strategy(o)
 		if st == nil {
 			continue
 		}

@@ -100,17 +100,12 @@ func (a *asking) setup() tea.Cmd {
 // the step says they answer it, and on a choose step the parts of the
 // plans its options set.
 func withhold(r *raceview.Run, s *lessons.Step) {
-	if s.PlansAfterAnswer {
-		r.WithholdPlans()
+	var apply []string
+	if s.Race != nil {
+		apply = s.Race.Apply
 	}
-	if s.Kind != lessons.Choose {
-		return
-	}
-	strategies := make([]*lessons.Strategy, len(s.Options))
-	for i, o := range s.Options {
-		strategies[i] = o.Strategy
-	}
-	r.WithholdChoice(s.Race.Apply, lessons.StrategyParts(strategies))
+	parts := lessons.StrategyParts(s.Options, func(o lessons.Option) *lessons.Strategy { return o.Strategy })
+	stage.Withhold(r, s.PlansAfterAnswer, s.Kind == lessons.Choose, apply, parts)
 }
 
 // place puts a setup on the stage.

@@ -83,17 +83,8 @@ func (a *asking) setup() tea.Cmd {
 // of the plans its options set (the scenario's own write may be the
 // answer).
 func withhold(r *raceview.Run, q *qz.Question) {
-	if q.PlansAfterAnswer {
-		r.WithholdPlans()
-	}
-	if q.Kind != qz.Method {
-		return
-	}
-	strategies := make([]*lessons.Strategy, len(q.Options))
-	for i, o := range q.Options {
-		strategies[i] = o.Strategy
-	}
-	r.WithholdChoice(q.Apply, lessons.StrategyParts(strategies))
+	parts := lessons.StrategyParts(q.Options, func(o qz.Option) *lessons.Strategy { return o.Strategy })
+	stage.Withhold(r, q.PlansAfterAnswer, q.Kind == qz.Method, q.Apply, parts)
 }
 
 // place puts a setup on the stage.

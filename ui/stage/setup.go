@@ -67,3 +67,16 @@ func (s *Setups) Make(k string, scenarioOf Scenarios, spec lessons.RaceSpec, wit
 		return wrap(SetupReady{Key: k, Run: r})
 	}
 }
+
+// Withhold keeps off a setup what its question is about: every plan when
+// plansAfter (the plans would answer it), and when the options are
+// strategies to choose from, the parts of the plans they set (parts,
+// lessons.StrategyParts) on the controllers apply names (all when none).
+func Withhold(r *raceview.Run, plansAfter, choosing bool, apply, parts []string) {
+	if plansAfter {
+		r.WithholdPlans()
+	}
+	if choosing {
+		r.WithholdChoice(apply, parts)
+	}
+}
