@@ -3,6 +3,7 @@ package playgoal
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/conflictlab/conflictlab/lessons"
@@ -19,6 +20,11 @@ import (
 // ErrNothingToFix: the race as written already keeps every interleaving
 // clear of the goal's verdicts.
 var ErrNothingToFix = errors.New("nothing to fix: no interleaving ends with a verdict the goal forbids")
+
+// MaxFixProofs bounds the settings ShortestFix proves (each an
+// exploration of every order): many knobs on many controllers make more
+// combinations than a search can try while an author waits.
+const MaxFixProofs = 2000
 
 // MaxFixChanges bounds the search for the fewest changes: a fix-it that
 // takes more changes than this is not a level a learner finishes.
@@ -98,6 +104,7 @@ func ShortestFix(ctx context.Context, g *lessons.PlayGoal, base *scenario.Scenar
 		return nil, ErrNothingToFix
 	}
 	var found lessons.Settings
+	proofs := 0
 	for n := 1; n <= MaxFixChanges && found == nil; n++ {
 		err := eachWithin(g, base, start, n, func(s lessons.Settings) (bool, error) {
 			if err := ctx.Err(); err != nil {
@@ -105,6 +112,9 @@ func ShortestFix(ctx context.Context, g *lessons.PlayGoal, base *scenario.Scenar
 			}
 			if s.Changes(start) != n {
 				return true, nil // proven at a smaller n
+			}
+			if proofs++; proofs > MaxFixProofs {
+				return false, fmt.Errorf("more than %d settings to prove with %d changes: mark fewer knobs", MaxFixProofs, n)
 			}
 			r, err := pr.of(ctx, s)
 			if err == nil && r.Proven() {

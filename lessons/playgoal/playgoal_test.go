@@ -252,3 +252,19 @@ func TestKnobChoicesParse(t *testing.T) {
 		t.Fatalf("a ConfigMap's writes: %v", w)
 	}
 }
+
+// Every knob marked on a race is more than the search tries: it says so
+// rather than run for hours.
+func TestShortestFixIsBounded(t *testing.T) {
+	_, _, sc := lostUpdate(t)
+	var knobs []lessons.Knob
+	for _, k := range lessons.KnobNames {
+		knobs = append(knobs, lessons.Knob{Name: k, Values: KnobChoices(k)})
+	}
+	// Every ending forbidden: no setting fixes it, so the search goes on
+	// to its bound.
+	g, err := FixGoal(context.Background(), sc, knobs, []race.Verdict{race.VerdictLost, race.VerdictGaveUp, race.VerdictRequeued, race.VerdictNoLoss})
+	if err == nil || !strings.Contains(err.Error(), "mark fewer knobs") {
+		t.Fatalf("a search past its bound: %+v, %v", g, err)
+	}
+}

@@ -105,6 +105,10 @@ func TestExportSVG(t *testing.T) {
 	if !strings.Contains(string(data), `class="num">1</text>`) || !strings.Contains(string(data), "✗ LOST data.owner") {
 		t.Fatalf("the picture lacks the rows or the loss:\n%s", data)
 	}
+	// Beside the lanes, the object as the race left it, its lost field marked.
+	if !strings.Contains(string(data), "cm1 @ RV ") || !strings.Contains(string(data), `class="lost">✗   owner: `) {
+		t.Fatalf("the picture lacks the object pane:\n%s", data)
+	}
 }
 
 // w in the share panel writes the text to a file named for the race.
