@@ -210,10 +210,9 @@ func (a asking) stemRead() bool { return a.seen.Through(a.stemEnd) }
 // before the question was read whole is a guess the score would keep.
 func (a asking) answer(i int) (asking, tea.Cmd) {
 	if !a.stemRead() {
-		a.f.text.ScrollBy(max(1, a.f.textH/2))
+		above, _ := a.seen.Reveal(&a.f.text, a.stemEnd)
 		a.f.reveal = revealNone
-		a.see()
-		return a, nav.Say("The question goes on above the options: read it to its end first (pgdn).")
+		return a, nav.Say(textpane.UnreadQuestion(above))
 	}
 	s := a.f.s
 	opt := s.Options[i]

@@ -182,7 +182,7 @@ func TestOptionsAnswerOnlyOnceTheQuestionWasShownWhole(t *testing.T) {
 		}
 	}
 	f.Model = wrap{m}
-	if len(msgs) != 1 || !strings.Contains(msgs[0], "read it to its end") {
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "read it whole first") {
 		t.Fatalf("the early answer said %q", msgs)
 	}
 	if _, ok := m.cur.(asking); !ok {

@@ -156,11 +156,9 @@ func (a asking) key(msg tea.KeyPressMsg) (asking, int, tea.Cmd) {
 // question was read whole is a guess the score would keep.
 func (a asking) answer(i int) (asking, int, tea.Cmd) {
 	if !a.stemRead() {
-		_, h := a.f.text.Size()
-		a.f.text.ScrollBy(max(1, h/2))
+		above, _ := a.seen.Reveal(&a.f.text, a.stemEnd)
 		a.f.reveal = revealNone
-		a.seen.Mark(a.f.text)
-		return a, -1, nav.Say("The question goes on above the options: read it to its end first (pgdn).")
+		return a, -1, nav.Say(textpane.UnreadQuestion(above))
 	}
 	return a, i, nil
 }

@@ -208,7 +208,7 @@ func TestAnEarlyAnswerReadsOn(t *testing.T) {
 	}
 	notes := 0
 	for _, m := range *f.msgs {
-		if n, ok := m.(nav.Note); ok && strings.Contains(n.Text, "read it to its end first") {
+		if n, ok := m.(nav.Note); ok && strings.Contains(n.Text, "read it whole first") {
 			notes++
 		}
 	}
