@@ -43,6 +43,11 @@ func TestTheRowTheVerdictNamesIsOnScreen(t *testing.T) {
 			}
 			d.Press(fmt.Sprint(p.Correct() + 1))
 		}
+		// However the window cuts the question, the answer key gets it
+		// read and then answers.
+		if _, res := quiz().Shown(); res == nil {
+			t.Fatalf("%s (%s:%d): 20 presses of its answer key at 80×24 did not answer it:\n%s", q.ID, q.File, q.Line, ansi.Strip(d.View()))
+		}
 		if q.Kind == qz.Race || q.Kind == qz.Method {
 			races_++
 			d.PlayAll()
