@@ -3,6 +3,7 @@ package simcluster
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/conflictlab/conflictlab/sim/race"
@@ -47,8 +48,37 @@ func Prove(t TB, sc *scenario.Scenario, opts Options, ctrls ...Controller) *Expl
 		t.Errorf("simcluster: race %q: %v", sc.Name, err)
 		return nil
 	}
-	var bad []string
-	var first []scenario.Move
+	bad, first := x.Failures()
+	if x.Truncated {
+		t.Errorf("simcluster: race %q: the exploration stopped at its limit (%d schedules and states): the tally covers only part of the interleavings; raise Options.MaxSchedules or make the race smaller", sc.Name, rc.opts.MaxSchedules)
+	}
+	if len(bad) == 0 {
+		if x.Bound != "" {
+			t.Errorf("simcluster: race %q: a run was cut short: %s\nschedule: [%s]", sc.Name, x.Bound, joinMoves(x.BoundSchedule))
+		}
+		t.Logf("simcluster: race %q: all %d interleavings end well (%s)", sc.Name, x.Schedules, x.TallyLine())
+		return x
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "simcluster: race %q: %s of %d interleavings (%s)\n", sc.Name, strings.Join(bad, ", "), x.Schedules, x.TallyLine())
+	fmt.Fprintf(&b, "the first, in depth-first order: [%s]\n\n", joinMoves(first))
+	run, err := rc.Run(ctx, race.Schedule{Moves: first})
+	if err != nil {
+		fmt.Fprintf(&b, "(replaying it failed: %v)\n", err)
+		t.Errorf("%s", b.String())
+		return x
+	}
+	rc.Report(&b, run)
+	t.Errorf("%s", b.String())
+	return x
+}
+
+// Failures says what went wrong over the interleavings — "3 lost",
+// "2 break an invariant", one entry per bad verdict in race.Verdicts'
+// order — and the first bad schedule in depth-first order (the first
+// bad verdict's, or the first that breaks an invariant). Both are empty
+// when every interleaving ends well (Good, no invariant broken).
+func (x *Exploration) Failures() (bad []string, first []scenario.Move) {
 	for _, v := range race.Verdicts {
 		if n := x.Tally[v]; n > 0 && !Good(v) {
 			bad = append(bad, fmt.Sprintf("%d %s", n, v))
@@ -63,35 +93,21 @@ func Prove(t TB, sc *scenario.Scenario, opts Options, ctrls ...Controller) *Expl
 			first = inv.Example
 		}
 	}
-	if x.Truncated {
-		t.Errorf("simcluster: race %q: the exploration stopped at its limit (%d schedules and states): the tally covers only part of the interleavings; raise Options.MaxSchedules or make the race smaller", sc.Name, rc.opts.MaxSchedules)
-	}
-	if len(bad) == 0 {
-		if x.Bound != "" {
-			t.Errorf("simcluster: race %q: a run was cut short: %s\nschedule: [%s]", sc.Name, x.Bound, joinMoves(x.BoundSchedule))
-		}
-		t.Logf("simcluster: race %q: all %d interleavings end well (%s)", sc.Name, x.Schedules, tallyLine(x))
-		return x
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "simcluster: race %q: %s of %d interleavings (%s)\n", sc.Name, strings.Join(bad, ", "), x.Schedules, tallyLine(x))
-	fmt.Fprintf(&b, "the first, in depth-first order: [%s]\n\n", joinMoves(first))
-	run, err := rc.Run(ctx, race.Schedule{Moves: first})
-	if err != nil {
-		fmt.Fprintf(&b, "(replaying it failed: %v)\n", err)
-		t.Errorf("%s", b.String())
-		return x
-	}
-	_ = report.Text(&b, run.Outcome)
-	if run.Bound != "" {
-		fmt.Fprintf(&b, "cut short: %s\n", run.Bound)
-	}
-	writeCallSites(&b, run.Outcome, rc)
-	t.Errorf("%s", b.String())
-	return x
+	return bad, first
 }
 
-func tallyLine(x *Exploration) string {
+// Report writes what Prove prints of a failing run: its timeline, why it
+// was cut short (if it was) and the line of the code that made each call.
+func (rc *Race) Report(w io.Writer, run *Run) {
+	_ = report.Text(w, run.Outcome)
+	if run.Bound != "" {
+		fmt.Fprintf(w, "cut short: %s\n", run.Bound)
+	}
+	writeCallSites(w, run.Outcome, rc)
+}
+
+// TallyLine is the tally in one line: "lost 3, no-loss 3".
+func (x *Exploration) TallyLine() string {
 	var parts []string
 	for _, v := range race.Verdicts {
 		if n := x.Tally[v]; n > 0 {
@@ -102,7 +118,7 @@ func tallyLine(x *Exploration) string {
 }
 
 // writeCallSites lists where the code made each of its steps.
-func writeCallSites(b *strings.Builder, o *race.Outcome, rc *Race) {
+func writeCallSites(b io.Writer, o *race.Outcome, rc *Race) {
 	fmt.Fprintf(b, "\nwhere the code made each call\n")
 	for _, s := range o.Steps {
 		if s.Kind == race.StepWatch || !rc.isCode(s.Actor) {

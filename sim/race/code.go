@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"reflect"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
@@ -137,9 +138,9 @@ func (w *World) codeMisses() []Loss {
 		for _, mu := range prog.Mutations {
 			made := false
 			for _, in := range w.trace.intents {
-				made = made || (in.actor == a.name && in.mutation.Op == mu.Op && in.mutation.Path.String() == mu.Path.String())
+				made = made || (in.actor == a.name && carries(in.mutation, mu))
 			}
-			if made || final == nil || (mu.Op != controller.Increment && mu.Satisfied(final.Object)) {
+			if made || final == nil || shows(mu, final.Object) {
 				continue
 			}
 			if mu.When != nil && !mu.When.Holds(final.Object) {
@@ -152,4 +153,31 @@ func (w *World) codeMisses() []Loss {
 		}
 	}
 	return out
+}
+
+// shows reports whether obj shows mu's change, made or not: a counter's
+// never does (its change is relative to what was read), a copy's does
+// when the field holds what its source holds (both absent included).
+func shows(mu controller.Mutation, obj map[string]any) bool {
+	switch mu.Op {
+	case controller.Increment:
+		return false
+	case controller.Copy:
+		from, hasFrom := mu.From.Get(obj)
+		cur, has := mu.Path.Get(obj)
+		return has == hasFrom && reflect.DeepEqual(cur, from)
+	}
+	return mu.Satisfied(obj)
+}
+
+// carries reports whether an intent a write recorded is mutation mu: a
+// copy is recorded resolved, as the set (or remove) of the value it read.
+func carries(in, mu controller.Mutation) bool {
+	if in.Path.String() != mu.Path.String() {
+		return false
+	}
+	if mu.Op == controller.Copy {
+		return in.Op == controller.Set || in.Op == controller.Remove
+	}
+	return in.Op == mu.Op
 }

@@ -147,7 +147,7 @@ func (m Model) inspectVersion(out []string, s race.Step, w int) []string {
 	}
 	out = append(out, "  "+st.Faint.Render("managedFields:"))
 	for _, ow := range owners(v.Object) {
-		for i, l := range layout.Lines(layout.Wrap(ow.describe(), max(10, w-6))) {
+		for i, l := range layout.Lines(layout.Wrap(ow.Describe(), max(10, w-6))) {
 			lead := "    "
 			if i > 0 {
 				lead = "      "

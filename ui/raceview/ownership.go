@@ -2,83 +2,18 @@ package raceview
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
+	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/ui/layout"
 )
 
-// owner is one entry of an object's metadata.managedFields: a field
-// manager, how it wrote (Apply or Update), where, and the fields it owns.
-type owner struct {
-	Manager, Operation, Subresource string
-	Fields                          []string
-}
+// owner is one entry of an object's metadata.managedFields (sim/report
+// reads them, for the CLI's checks and this view alike).
+type owner = report.Owner
 
 // owners reads metadata.managedFields, in the server's order.
-func owners(obj map[string]any) []owner {
-	md, _ := obj["metadata"].(map[string]any)
-	list, _ := md["managedFields"].([]any)
-	var out []owner
-	for _, e := range list {
-		em, ok := e.(map[string]any)
-		if !ok {
-			continue
-		}
-		o := owner{}
-		o.Manager, _ = em["manager"].(string)
-		o.Operation, _ = em["operation"].(string)
-		o.Subresource, _ = em["subresource"].(string)
-		if f, ok := em["fieldsV1"].(map[string]any); ok {
-			fieldPaths("", f, &o.Fields)
-			sort.Strings(o.Fields)
-		}
-		out = append(out, o)
-	}
-	return out
-}
-
-// fieldPaths flattens a fieldsV1 set ({"f:data":{"f:x":{}}}) into the
-// paths a learner reads ("data.x"); list items keyed by their key.
-func fieldPaths(prefix string, set map[string]any, out *[]string) {
-	leaf := true
-	for k, v := range set {
-		if k == "." {
-			continue
-		}
-		leaf = false
-		var p string
-		switch {
-		case strings.HasPrefix(k, "f:"):
-			p = k[2:]
-			if prefix != "" {
-				p = prefix + "." + p
-			}
-		case strings.HasPrefix(k, "k:"), strings.HasPrefix(k, "v:"), strings.HasPrefix(k, "i:"):
-			p = prefix + "[" + k[2:] + "]"
-		default:
-			p = prefix + "." + k
-		}
-		sub, _ := v.(map[string]any)
-		fieldPaths(p, sub, out)
-	}
-	if leaf && prefix != "" {
-		*out = append(*out, prefix)
-	}
-}
-
-// describe is an owner in one line: "a (Apply): data.x, data.y".
-func (o owner) describe() string {
-	how := o.Operation
-	if o.Subresource != "" {
-		how += " /" + o.Subresource
-	}
-	fields := strings.Join(o.Fields, ", ")
-	if fields == "" {
-		fields = "(no fields)"
-	}
-	return fmt.Sprintf("%s (%s): %s", o.Manager, how, fields)
-}
+func owners(obj map[string]any) []owner { return report.Owners(obj) }
 
 // usesApply reports whether the race is about field ownership: a
 // controller writes with server-side apply.
@@ -111,7 +46,7 @@ func (m Model) renderOwners(vi, w int) []string {
 	st := m.st
 	out := []string{st.Heading.Render(layout.Truncate("owners at RV "+v.RV+" (managedFields):", w))}
 	for _, o := range owners(v.Object) {
-		for i, l := range layout.Lines(layout.Wrap(o.describe(), max(10, w-4))) {
+		for i, l := range layout.Lines(layout.Wrap(o.Describe(), max(10, w-4))) {
 			if i == 0 {
 				l = "  " + l
 			} else {
