@@ -9,5 +9,7 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Run(os.Args[1:], cli.DefaultEnv()))
+	env := cli.DefaultEnv()
+	env.Source = source
+	os.Exit(cli.Run(os.Args[1:], env))
 }

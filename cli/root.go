@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 
@@ -49,6 +50,10 @@ type Env struct {
 	// Screen runs the tutorial's screen with the options the command
 	// built (nil: ui.Run); tests give one that records them instead.
 	Screen func(ui.Options) error
+	// Source is conflictlab's own source that `exercises init` writes
+	// into a workspace (main embeds it; nil: the checkout the tests run
+	// in, found above the working directory).
+	Source fs.FS
 }
 
 // screen is env.Screen, or the real one.
@@ -189,7 +194,7 @@ for the tutorial; the subcommands run the same simulator headless.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
 	root.AddCommand(newSimCmd(env), newExploreCmd(env), newProgressCmd(env))
 	root.AddCommand(lessonCommands(root, env)...)
-	root.AddCommand(newSandboxCmd(env), newLevelCmd(env), newCleanupCmd(env), newExamplesCmd(env), newServeCmd(env))
+	root.AddCommand(newSandboxCmd(env), newLevelCmd(env), newCleanupCmd(env), newExamplesCmd(env), newServeCmd(env), newExercisesCmd(env))
 	return root
 }
 

@@ -80,6 +80,11 @@ type ChallengeSolved struct {
 
 func (c ChallengeSolved) apply(p *Progress) { p.RecordChallenge(c.ID, c.Score) }
 
+// ExercisePassed: the code exercise ID's check passed (RecordExercise).
+type ExercisePassed struct{ ID string }
+
+func (e ExercisePassed) apply(p *Progress) { p.RecordExercise(e.ID) }
+
 // Clone is a deep copy of p, for a save or an observer to keep while p
 // goes on changing.
 func (p *Progress) Clone() *Progress { return p.clone() }

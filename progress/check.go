@@ -30,6 +30,8 @@ type Course struct {
 	QuizQuestions int
 	// Challenges are the sandbox challenges' IDs.
 	Challenges map[string]bool
+	// Exercises are the code exercises' IDs (nil: not checked).
+	Exercises map[string]bool
 }
 
 // Check reports every way p does not fit the course: unknown lessons,
@@ -78,6 +80,11 @@ func (p *Progress) Check(c *Course) error {
 			bad(field+".total", "%d is not between 1 and %d (the questions in the bank)", b.Total, c.QuizQuestions)
 		case b.Taken < 1 || b.Taken > MaxQuizzes:
 			bad(field+".taken", "%d is not between 1 and %d", b.Taken, MaxQuizzes)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(p.Exercises)) {
+		if c.Exercises != nil && !c.Exercises[id] {
+			bad("exercises."+id, "%q is not a code exercise", id)
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(p.Challenges)) {

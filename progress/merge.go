@@ -28,6 +28,7 @@ package progress
 //	Quiz[topic]     not on disk: the session's record; on disk: quizzes
 //	                taken since base are added, the better best is kept
 //	Challenges[id]  the lower (better) best
+//	Exercises[id]   passed once either says so
 //
 // A session never deletes: a lesson, answer, quiz or challenge it holds
 // but base did not is added, and one base had that the session lost is
@@ -120,6 +121,11 @@ func Merge(disk, base, mine *Progress) *Progress {
 			out.Challenges[id] = &Challenge{Best: mc.Best}
 		}
 	}
+	for id, me := range mine.Exercises {
+		if me != nil && me.Passed && !base.ExercisePassed(id) {
+			out.RecordExercise(id)
+		}
+	}
 	out.Version = FormatVersion
 	return out
 }
@@ -162,6 +168,15 @@ func (p *Progress) clone() *Progress {
 			if b != nil {
 				c := *b
 				out.Quiz[k] = &c
+			}
+		}
+	}
+	if p.Exercises != nil {
+		out.Exercises = make(map[string]*Exercise, len(p.Exercises))
+		for k, e := range p.Exercises {
+			if e != nil {
+				c := *e
+				out.Exercises[k] = &c
 			}
 		}
 	}

@@ -210,3 +210,41 @@ func TestMergePlayBest(t *testing.T) {
 		t.Fatalf("a worse second solution changes neither the score nor the best: %+v", a)
 	}
 }
+
+// TestMergeExercises: an exercise passed in either the file or the
+// session stays passed; the session's clone is its own.
+func TestMergeExercises(t *testing.T) {
+	base := New()
+	mine := base.Clone()
+	mine.Apply(ExercisePassed{ID: "01-retry-fresh-read"})
+	disk := New()
+	disk.RecordExercise("02-return-the-error")
+	got := Merge(disk, base, mine)
+	for _, id := range []string{"01-retry-fresh-read", "02-return-the-error"} {
+		if !got.ExercisePassed(id) {
+			t.Errorf("%s not passed after the merge", id)
+		}
+	}
+	if got.ExercisePassed("03-add-finalizer") {
+		t.Error("03 passed, which nobody passed")
+	}
+	c := got.Clone()
+	c.Exercises["01-retry-fresh-read"].Passed = false
+	if !got.ExercisePassed("01-retry-fresh-read") {
+		t.Error("the clone shares its records with the original")
+	}
+	if mine.RecordExercise("01-retry-fresh-read") {
+		t.Error("a second pass counts as a first")
+	}
+	data, err := Encode(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(data)
+	if err != nil || !back.ExercisePassed("02-return-the-error") {
+		t.Fatalf("round trip: %v %+v", err, back)
+	}
+	if err := back.Check(&Course{Exercises: map[string]bool{"01-retry-fresh-read": true}}); err == nil || !strings.Contains(err.Error(), "exercises.02-return-the-error") {
+		t.Error("an exercise the course does not have passes the check")
+	}
+}

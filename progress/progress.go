@@ -43,6 +43,33 @@ type Progress struct {
 	// Challenges are the sandbox's challenges solved, by challenge ID,
 	// added the same way: builds that predate it ignore it.
 	Challenges map[string]*Challenge `json:"challenges,omitempty"`
+	// Exercises are the code exercises passed, by their folder
+	// ("01-retry-fresh-read"), added the same way.
+	Exercises map[string]*Exercise `json:"exercises,omitempty"`
+}
+
+// Exercise is a code exercise's record: its check passed once.
+type Exercise struct {
+	Passed bool `json:"passed"`
+}
+
+// RecordExercise marks the exercise passed; it reports whether it was
+// not before.
+func (p *Progress) RecordExercise(id string) bool {
+	if p.Exercises == nil {
+		p.Exercises = map[string]*Exercise{}
+	}
+	if e := p.Exercises[id]; e != nil && e.Passed {
+		return false
+	}
+	p.Exercises[id] = &Exercise{Passed: true}
+	return true
+}
+
+// ExercisePassed reports whether the exercise's check passed once.
+func (p *Progress) ExercisePassed(id string) bool {
+	e := p.Exercises[id]
+	return e != nil && e.Passed
 }
 
 // Challenge is a sandbox challenge's best result.
