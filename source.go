@@ -9,5 +9,5 @@ import "embed"
 // go.sum so the workspace resolves the same versions. Tests and testdata
 // are left out when it is written.
 //
-//go:embed go.mod go.sum sim simcluster userfile exercises/check
+//go:embed go.mod go.sum sim simcluster userfile exercises/check exercises/verdict
 var source embed.FS

@@ -48,3 +48,23 @@ func TestSourceCarriesWhatTheExercisesImport(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryLinksNoClients: the exercises' commands read check.yaml and
+// verdicts (exercises/verdict) but never link what the check runs the
+// learner's code with: simcluster, client-go's typed clients and
+// controller-runtime's client stay out of the binary (its size and start).
+func TestBinaryLinksNoClients(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/conflictlab/conflictlab/exercises/workspace") {
+		t.Fatal("the binary does not link exercises/workspace: this test checks nothing")
+	}
+	for _, p := range []string{"github.com/conflictlab/conflictlab/simcluster", "github.com/conflictlab/conflictlab/exercises/check", "k8s.io/client-go/kubernetes", "sigs.k8s.io/controller-runtime/pkg/client"} {
+		if slices.Contains(deps, p) {
+			t.Errorf("the binary links %s", p)
+		}
+	}
+}

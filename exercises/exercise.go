@@ -22,7 +22,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
-	"github.com/conflictlab/conflictlab/exercises/check"
+	"github.com/conflictlab/conflictlab/exercises/verdict"
 )
 
 //go:embed course
@@ -39,7 +39,7 @@ type Exercise struct {
 	Title, Hint string
 	Lessons     []string
 	// Spec is its check.yaml.
-	Spec *check.Spec
+	Spec *verdict.Spec
 	// Start, Solution and Wrong are its Go files, by name.
 	Start, Solution, Wrong map[string][]byte
 	// Check are the files of the check beside the code (check.yaml and
@@ -118,15 +118,15 @@ func load(fsys fs.FS, dir string) (*Exercise, error) {
 		return nil, fmt.Errorf("%s: hint: missing", name)
 	}
 	x.Title, x.Hint, x.Lessons = a.Title, strings.TrimSpace(a.Hint), a.Lessons
-	specName := path.Join(dir, check.SpecFile)
+	specName := path.Join(dir, verdict.SpecFile)
 	specData, err := fs.ReadFile(fsys, specName)
 	if err != nil {
 		return nil, err
 	}
-	if x.Spec, err = check.ParseSpec(specName, specData); err != nil {
+	if x.Spec, err = verdict.ParseSpec(specName, specData); err != nil {
 		return nil, err
 	}
-	x.Check = map[string][]byte{check.SpecFile: specData}
+	x.Check = map[string][]byte{verdict.SpecFile: specData}
 	for _, r := range x.Spec.Races {
 		if x.Check[r.Scenario] != nil {
 			continue

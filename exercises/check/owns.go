@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/conflictlab/conflictlab/exercises/verdict"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 )
@@ -14,7 +15,7 @@ import (
 // its Apply entry of the object itself counts: what it writes to /status
 // is recorded apart, and an update records ownership too but is not a
 // declaration of intent.
-func checkOwns(o *race.Outcome, want *Owns) string {
+func checkOwns(o *race.Outcome, want *verdict.Owns) string {
 	if o.Final == nil {
 		return "the object is gone: nobody owns anything"
 	}

@@ -1,7 +1,7 @@
 // Package check is what an exercise's test calls: it runs the learner's
 // code in the exercise's races with simcluster — over every interleaving,
 // or in the one order a race names — judges it against the exercise's
-// check.yaml (Spec), and writes the verdict as JSON for conflictlab,
+// check.yaml (verdict.Spec), and writes the verdict as JSON for conflictlab,
 // which runs that test in a child process (package runner) and draws the
 // losing run in the race view.
 //
@@ -22,6 +22,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/conflictlab/conflictlab/exercises/verdict"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/simcluster"
@@ -31,81 +32,23 @@ import (
 // reconciler, as check.yaml's code names them.
 type Code map[string]func(simcluster.Clients) reconcile.Reconciler
 
-// Verdict is what a check found. The workspace's test writes it as JSON
-// (Encode) and conflictlab reads it back (Decode).
-type Verdict struct {
-	// Pass: every race ended as the check requires.
-	Pass bool `json:"pass"`
-	// Races are the check's races, in check.yaml's order; a race after
-	// the first that failed is not run.
-	Races []RaceVerdict `json:"races"`
-	// Failed is the index in Races of the race that failed, -1 if none.
-	Failed int `json:"failed"`
-	// Outcome is the failing race's losing run, as the race view draws
-	// it: the first bad interleaving in depth-first order, or the run in
-	// the race's own order. Nil when passing, or when no run could be
-	// played to its end (Error says why).
-	Outcome *race.Outcome `json:"outcome,omitempty"`
-	// Causes are Outcome's loss causes, which its own JSON leaves out.
-	Causes *Causes `json:"causes,omitempty"`
-	// Error is a failure of the code that simcluster reported instead of
-	// a verdict: a panic (with its stack), nondeterminism, a call from a
-	// goroutine the reconcile started, a reconcile that neither called
-	// nor returned in time.
-	Error *simcluster.Error `json:"error,omitempty"`
-	// Invalid is set when the exercise itself is broken (its check.yaml
-	// or a race file does not load, or the code does not match it).
-	Invalid string `json:"invalid,omitempty"`
-	// Report is the verdict in words, as `go test` prints it: each race's
-	// result and, for the one that failed, the losing run's timeline and
-	// the line of the code that made each call.
-	Report string `json:"report"`
-}
-
-// RaceVerdict is one race's result.
-type RaceVerdict struct {
-	// Scenario is the race's file; Name the scenario's name.
-	Scenario string `json:"scenario"`
-	Name     string `json:"name"`
-	// Explored: every interleaving was played (Schedules of them, Tally
-	// by verdict); otherwise the race was one run, in its own order.
-	Explored  bool                 `json:"explored"`
-	Schedules int                  `json:"schedules,omitempty"`
-	Tally     map[race.Verdict]int `json:"tally,omitempty"`
-	// Verdict is how the one run (or the failing interleaving) ended;
-	// Want what the check requires of it ("" means well: no-loss or
-	// requeued, every invariant kept).
-	Verdict race.Verdict `json:"verdict,omitempty"`
-	Want    race.Verdict `json:"want,omitempty"`
-	Pass    bool         `json:"pass"`
-	// Problems say in words what failed.
-	Problems []string `json:"problems,omitempty"`
-	// Schedule is the failing run's order (or the one run's).
-	Schedule []scenario.Move `json:"schedule,omitempty"`
-	// Bound says why a run was cut short (a reconcile that did not
-	// return, too many requests).
-	Bound string `json:"bound,omitempty"`
-	// Millis is the wall time the race took.
-	Millis int64 `json:"millis"`
-}
-
 // Prove runs the check of the exercise in dir (its check.yaml and race
 // files) on code. It never panics on a failure of the code: that is the
 // verdict's Error.
-func Prove(ctx context.Context, dir string, code Code) *Verdict {
-	v := &Verdict{Failed: -1}
-	spec, err := LoadSpec(filepath.Join(dir, SpecFile))
+func Prove(ctx context.Context, dir string, code Code) *verdict.Verdict {
+	v := &verdict.Verdict{Failed: -1}
+	spec, err := verdict.LoadSpec(filepath.Join(dir, verdict.SpecFile))
 	if err != nil {
-		return v.invalid(err)
+		return invalid(v, err)
 	}
 	if spec.Test != nil {
-		return v.invalid(fmt.Errorf("%s: this exercise's answer is a test: conflictlab runs the package's tests, not a check", SpecFile))
+		return invalid(v, fmt.Errorf("%s: this exercise's answer is a test: conflictlab runs the package's tests, not a check", verdict.SpecFile))
 	}
 	var ctrls []simcluster.Controller
 	for _, e := range spec.Code {
 		fn := code[e.Controller]
 		if fn == nil {
-			return v.invalid(fmt.Errorf("%s: code controller %q has no function in the check's test (want %s)", SpecFile, e.Controller, e.Func))
+			return invalid(v, fmt.Errorf("%s: code controller %q has no function in the check's test (want %s)", verdict.SpecFile, e.Controller, e.Func))
 		}
 		ctrls = append(ctrls, simcluster.Controller{Name: e.Controller, New: fn})
 	}
@@ -114,11 +57,11 @@ func Prove(ctx context.Context, dir string, code Code) *Verdict {
 	for i, rs := range spec.Races {
 		sc, err := scenario.Load(filepath.Join(dir, rs.Scenario))
 		if err != nil {
-			return v.invalid(err)
+			return invalid(v, err)
 		}
 		rc, err := simcluster.New(sc, opts, onlyIn(sc, ctrls)...)
 		if err != nil {
-			return v.invalid(err)
+			return invalid(v, err)
 		}
 		start := time.Now()
 		rv, run, err := prove(ctx, rc, rs)
@@ -131,7 +74,7 @@ func Prove(ctx context.Context, dir string, code Code) *Verdict {
 			if !errors.As(err, &se) {
 				se = &simcluster.Error{Kind: simcluster.ErrInternal, Msg: err.Error()}
 			}
-			v.Error = se
+			v.Error = &verdict.CodeError{Kind: string(se.Kind), Controller: se.Controller, Schedule: se.Schedule, Call: se.Call, Value: se.Value, Stack: se.Stack, Msg: se.Msg}
 			fmt.Fprintf(&report, "✗ %s: %s\n", rs.Scenario, se.Error())
 			break
 		}
@@ -140,7 +83,7 @@ func Prove(ctx context.Context, dir string, code Code) *Verdict {
 			v.Failed = i
 			if run != nil {
 				v.Outcome = run.Outcome
-				v.Causes = causesOf(run.Outcome)
+				v.Causes = verdict.CausesOf(run.Outcome)
 				report.WriteString("\n")
 				rc.Report(&report, run)
 			}
@@ -152,7 +95,7 @@ func Prove(ctx context.Context, dir string, code Code) *Verdict {
 	return v
 }
 
-func (v *Verdict) invalid(err error) *Verdict {
+func invalid(v *verdict.Verdict, err error) *verdict.Verdict {
 	v.Invalid = err.Error()
 	v.Report = "the exercise itself does not load: " + err.Error() + "\n"
 	return v
@@ -173,8 +116,8 @@ func onlyIn(sc *scenario.Scenario, ctrls []simcluster.Controller) []simcluster.C
 
 // prove runs one race: explored, or one run. run is the run to show when
 // the race fails.
-func prove(ctx context.Context, rc *simcluster.Race, rs RaceSpec) (RaceVerdict, *simcluster.Run, error) {
-	rv := RaceVerdict{Want: rs.Verdict, Explored: !rs.One}
+func prove(ctx context.Context, rc *simcluster.Race, rs verdict.RaceSpec) (verdict.RaceVerdict, *simcluster.Run, error) {
+	rv := verdict.RaceVerdict{Want: rs.Verdict, Explored: !rs.One}
 	if rs.One {
 		run, err := rc.Run(ctx, race.Schedule{Moves: rs.Schedule})
 		if err != nil {
@@ -243,7 +186,7 @@ func prove(ctx context.Context, rc *simcluster.Race, rs RaceSpec) (RaceVerdict, 
 }
 
 // writeRace is a race's line of the report.
-func writeRace(b *strings.Builder, rv RaceVerdict) {
+func writeRace(b *strings.Builder, rv verdict.RaceVerdict) {
 	mark := "✓"
 	if !rv.Pass {
 		mark = "✗"

@@ -4,20 +4,19 @@ import (
 	"context"
 	"os"
 	"testing"
-)
 
-// VerdictEnv names the file conflictlab asks the verdict to be written to.
-const VerdictEnv = "CONFLICTLAB_VERDICT"
+	"github.com/conflictlab/conflictlab/exercises/verdict"
+)
 
 // Run is the exercise's test: it proves code in the races of check.yaml
 // (in the test's folder, the exercise's) and fails t with the report
 // unless every race ends as check.yaml requires. When conflictlab runs
-// it, it also writes the verdict as JSON to the file VerdictEnv names.
+// it, it also writes the verdict as JSON to the file verdict.Env names.
 func Run(t *testing.T, code Code) {
 	t.Helper()
 	v := Prove(context.Background(), ".", code)
-	if path := os.Getenv(VerdictEnv); path != "" {
-		data, err := Encode(v)
+	if path := os.Getenv(verdict.Env); path != "" {
+		data, err := verdict.Encode(v)
 		if err == nil {
 			err = os.WriteFile(path, data, 0o600)
 		}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/conflictlab/conflictlab/exercises"
-	"github.com/conflictlab/conflictlab/exercises/check"
+	"github.com/conflictlab/conflictlab/exercises/verdict"
 	"github.com/conflictlab/conflictlab/userfile"
 )
 
@@ -28,7 +28,7 @@ type Result struct {
 	// Compile lists the compile errors (the check did not run).
 	Compile []Diagnostic `json:"compile,omitempty"`
 	// Verdict is the check's verdict (nil when it did not run).
-	Verdict *check.Verdict `json:"verdict,omitempty"`
+	Verdict *verdict.Verdict `json:"verdict,omitempty"`
 	// Output is what go test printed when neither applies (a test that
 	// did not write its verdict: a crash of the test binary, a timeout).
 	Output string `json:"output,omitempty"`
@@ -85,11 +85,11 @@ func Check(ctx context.Context, dir string, x *exercises.Exercise, opts CheckOpt
 	// -vet=off: the check is the verdict (go vet is the learner's to run).
 	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-vet=off", "-run", "^TestCheck$", "./"+x.Dir+"/")
 	cmd.Dir = dir
-	cmd.Env = append(env, check.VerdictEnv+"="+vpath)
+	cmd.Env = append(env, verdict.Env+"="+vpath)
 	out, runErr := cmd.CombinedOutput()
 	res.Millis = time.Since(start).Milliseconds()
-	if data, err := userfile.Read(vpath, check.MaxVerdictBytes); err == nil {
-		v, err := check.Decode(data)
+	if data, err := userfile.Read(vpath, verdict.MaxVerdictBytes); err == nil {
+		v, err := verdict.Decode(data)
 		if err != nil {
 			return nil, err
 		}

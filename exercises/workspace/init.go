@@ -36,7 +36,7 @@ const conflictlabModule = "github.com/conflictlab/conflictlab"
 
 // SourceRoots are the folders of conflictlab the workspace needs, with
 // go.mod and go.sum beside them (main embeds exactly these).
-var SourceRoots = []string{"sim", "simcluster", "userfile", "exercises/check"}
+var SourceRoots = []string{"sim", "simcluster", "userfile", "exercises/check", "exercises/verdict"}
 
 // Options say what Init writes.
 type Options struct {

@@ -1,4 +1,10 @@
-package check
+// Package verdict is what conflictlab and an exercise's check share,
+// without the clients the check runs: an exercise's check.yaml (Spec)
+// and the verdict the check writes as JSON (Verdict, Encode, Decode).
+// conflictlab reads both and never links simcluster or client-go's
+// typed clients; the learner's workspace builds package check, which
+// imports this one.
+package verdict
 
 import (
 	"bytes"

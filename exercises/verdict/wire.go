@@ -1,4 +1,4 @@
-package check
+package verdict
 
 import (
 	"bytes"
@@ -7,6 +7,10 @@ import (
 
 	"github.com/conflictlab/conflictlab/sim/race"
 )
+
+// Env names the file conflictlab asks the exercise's test to write the
+// verdict to.
+const Env = "CONFLICTLAB_VERDICT"
 
 // MaxVerdictBytes bounds a verdict file conflictlab reads back: the
 // losing run of an exercise's race is a few hundred kilobytes at most.
@@ -20,7 +24,8 @@ type Causes struct {
 	Overwritten []race.LossCause `json:"overwritten,omitempty"`
 }
 
-func causesOf(o *race.Outcome) *Causes {
+// CausesOf are o's loss causes, for Verdict.Causes.
+func CausesOf(o *race.Outcome) *Causes {
 	c := &Causes{}
 	for _, l := range o.Lost {
 		c.Lost = append(c.Lost, l.Cause)
