@@ -1,11 +1,13 @@
 package cli
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 )
 
-func exercisesScreen(cmd *cobra.Command, env Env, ws string) error {
-	return errors.New("TODO")
+// exercisesScreen opens the tutorial on the exercises' screen, working in
+// the workspace ws.
+func exercisesScreen(_ *cobra.Command, env Env, ws string) error {
+	o := terminalOptions(env)
+	o.OpenExercises, o.ExercisesDir = true, ws
+	return tuiExit(env.screen()(o))
 }

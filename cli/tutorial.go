@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/conflictlab/conflictlab/boot"
+	"github.com/conflictlab/conflictlab/exercises/workspace"
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/live/replay"
@@ -66,6 +67,11 @@ func terminalOptions(env Env) ui.Options {
 	}
 	if f := getenv(TraceEnv); f != "" {
 		o.Trace = traceTo(f)
+	}
+	// The home screen's exercises work in the workspace the tutorial was
+	// started in, if it was.
+	if ws, err := workspace.Find("."); err == nil {
+		o.ExercisesDir = ws
 	}
 	o.Started = boot.Resume
 	// The first frame may already be up, drawn before main (boot): the

@@ -101,7 +101,10 @@ func (s *Server) handle(sess ssh.Session) {
 			Replays:      s.replays(path),
 			Notice:       s.liveNotice(),
 			NoSignals:    true,
-			Observe:      func(a ui.Activity) { s.room.observe(id, a) },
+			// An attendee's code never runs here: the exercises' screen
+			// says how to run them on one's own machine.
+			ExercisesRemote: true,
+			Observe:         func(a ui.Activity) { s.room.observe(id, a) },
 		})
 		id = s.room.join(who, loaded, sessUI.Send)
 		log.Info("attendee connected", "attendee", who.ID, "name", who.Name, "session", id)

@@ -51,6 +51,14 @@ type Options struct {
 	// SandboxLevel, when set, is a level to play there (a goal to break
 	// or fix), from a level file or text; Sandbox is its race.
 	SandboxLevel *level.Level
+	// OpenExercises starts on the code exercises' screen (conflictlab
+	// exercises); ExercisesDir is the workspace it works in ("": none was
+	// found, and the screen says how to make one). ExercisesRemote says
+	// the program runs on a server (conflictlab serve), which never runs
+	// an attendee's code: the screen says how to run them at home.
+	OpenExercises   bool
+	ExercisesDir    string
+	ExercisesRemote bool
 
 	// Context ends the program when it is cancelled (nil: never).
 	Context context.Context

@@ -71,9 +71,16 @@ func TestSandboxKeysAndRouting(t *testing.T) {
 		}
 	}
 	d.Press("enter")
-	if app(d).Screen() != "sandbox" {
-		// The Sandbox entry is the last one under Other modes.
+	if app(d).Screen() != "exercises" {
+		// The Exercises entry is the last one under Other modes.
 		t.Fatalf("the last home entry opened %s", app(d).Screen())
+	}
+	// Without a workspace the exercises' screen says how to make one.
+	mustContain(t, d.View(), "No exercises workspace here", "conflictlab exercises init")
+	d.Press("esc", "up", "enter")
+	if app(d).Screen() != "sandbox" {
+		// The Sandbox entry is the one before it.
+		t.Fatalf("the entry before Exercises opened %s", app(d).Screen())
 	}
 	d.Press("enter", "ctrl+u", "q", "?", "enter")
 	if d.Quit || app(d).Screen() != "sandbox" {

@@ -8,11 +8,13 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/exercises"
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/termsafe"
+	exercisesui "github.com/conflictlab/conflictlab/ui/exercises"
 	"github.com/conflictlab/conflictlab/ui/home"
 	"github.com/conflictlab/conflictlab/ui/keyhelp"
 	"github.com/conflictlab/conflictlab/ui/layout"
@@ -37,7 +39,44 @@ func (m Model) modes() []home.Mode {
 			About: "Questions on the course: choices, races, bugs, write methods. Pick a topic, a length and a seed; the best per topic is kept."},
 		{Label: "Sandbox — build a race of your own", Open: m.sandboxPush(), Note: sandboxNote,
 			About: "Build a race of two to four controllers, step the scheduler, explore every interleaving, and take the break-it and fix-it challenges."},
+		{Label: "Exercises — write the code yourself", Open: m.exercisesPush(), Note: m.exercisesNote,
+			About: m.exercisesAbout()},
 	}
+}
+
+// exercisesPush opens the code exercises, kept like the quiz (a check
+// that runs goes on).
+func (m Model) exercisesPush() nav.Push {
+	return nav.Push{Name: "exercises", Keep: true, New: m.newExercises}
+}
+
+func (m Model) newExercises(st *styles.Styles) (nav.Screen, tea.Cmd) {
+	all, err := exercises.Course()
+	if err != nil {
+		return failedScreen{err: err}, nil
+	}
+	s := exercisesui.New(exercisesui.Config{Dir: m.o.ExercisesDir, Remote: m.o.ExercisesRemote, All: all, Progress: m.prog}, st)
+	return nav.Of(s), s.Init()
+}
+
+func (m Model) exercisesNote(p *progress.Progress) string {
+	n := 0
+	for _, e := range p.Exercises {
+		if e != nil && e.Passed {
+			n++
+		}
+	}
+	if n == 0 {
+		return "none passed yet"
+	}
+	return fmt.Sprintf("%d passed", n)
+}
+
+func (m Model) exercisesAbout() string {
+	if m.o.ExercisesRemote {
+		return "Exercises run on your own machine, never on this server: with a Go toolchain, run conflictlab exercises init DIR, then conflictlab exercises in DIR."
+	}
+	return "Complete real client-go and controller-runtime code in your editor; every save is proven over every interleaving of its race. Start with conflictlab exercises init DIR."
 }
 
 // quizPush opens the quiz: kept when it is left, it comes back as it was.
@@ -87,11 +126,15 @@ func (m Model) onLoaded(msg loaded) (tea.Model, tea.Cmd) {
 	m.stack, _ = m.stack.Replace(nav.Push{Name: "home", New: func(st *styles.Styles) (nav.Screen, tea.Cmd) {
 		return nav.Of(home.New(pack.Lessons, modes, prog, notice, st)), nil
 	}})
-	if !m.o.OpenSandbox {
+	if !m.o.OpenSandbox && !m.o.OpenExercises {
 		return m.replayPending(m.afterFirstFrame(true))
 	}
+	first := m.sandboxPush()
+	if m.o.OpenExercises {
+		first = m.exercisesPush()
+	}
 	var open tea.Cmd
-	m.stack, open = m.stack.Push(m.sandboxPush())
+	m.stack, open = m.stack.Push(first)
 	return m.replayPending(tea.Batch(open, m.afterFirstFrame(false)))
 }
 
