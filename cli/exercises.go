@@ -141,26 +141,14 @@ Exit codes: 0 it passes, 1 it fails (or does not compile), 2 usage.`,
 				todo = []*exercises.Exercise{x}
 			}
 			ctx := cmd.Context()
-			var ws string
 			if solutions {
-				tmp, err := os.MkdirTemp("", "conflictlab-solutions-*")
-				if err != nil {
-					return &exitError{ExitInternal, err}
-				}
-				defer os.RemoveAll(tmp)
-				src, err := sourceFS(env)
-				if err != nil {
-					return &exitError{ExitInternal, err}
-				}
-				ws = filepath.Join(tmp, "solutions")
-				err = workspace.Init(ctx, ws, all, workspace.Options{Source: src, Solutions: true, Log: func(s string) { fmt.Fprintln(env.Stderr, s) }})
-				if err != nil {
-					return invalidErr(err)
-				}
-			} else if ws, err = workspace.Find(dir); err != nil {
+				return proveSolutions(ctx, env, todo, output == "json")
+			}
+			ws, err := workspace.Find(dir)
+			if err != nil {
 				return invalidErr(err)
 			}
-			return runChecks(ctx, env, ws, todo, output == "json", !solutions)
+			return runChecks(ctx, env, ws, todo, output == "json", true)
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", ".", "the workspace (or a folder inside it)")
@@ -282,4 +270,42 @@ func sourceFS(env Env) (fs.FS, error) {
 			return nil, errors.New("this build of conflictlab carries no source for the exercises (build it with go build or go install from the module's root)")
 		}
 	}
+}
+
+// proveExercises proves the exercises of a pack (dir holds them; none is
+// fine): each reference solution passes its check, in a workspace of its
+// own in a temporary folder.
+func proveExercises(ctx context.Context, env Env, dir string) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil
+	}
+	all, err := exercises.Load(os.DirFS(dir))
+	if err != nil {
+		return invalidErr(fmt.Errorf("%s: %w", dir, err))
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "%s: proving %d exercises' solutions\n", dir, len(all))
+	return proveSolutions(ctx, env, all, false)
+}
+
+// proveSolutions writes the exercises' solutions into a workspace in a
+// temporary folder and checks each.
+func proveSolutions(ctx context.Context, env Env, all []*exercises.Exercise, asJSON bool) error {
+	tmp, err := os.MkdirTemp("", "conflictlab-solutions-*")
+	if err != nil {
+		return &exitError{ExitInternal, err}
+	}
+	defer os.RemoveAll(tmp)
+	src, err := sourceFS(env)
+	if err != nil {
+		return &exitError{ExitInternal, err}
+	}
+	ws := filepath.Join(tmp, "solutions")
+	err = workspace.Init(ctx, ws, all, workspace.Options{Source: src, Solutions: true, Log: func(s string) { fmt.Fprintln(env.Stderr, s) }})
+	if err != nil {
+		return invalidErr(err)
+	}
+	return runChecks(ctx, env, ws, all, asJSON, false)
 }

@@ -112,6 +112,11 @@ chance, and how much a play step leaves to search — printed for every play
 step. They are warnings unless --enforce is given (or the build enforces
 them: answerbias.Enforce).
 
+A pack's exercises (its folder exercises/, in the built-in exercises'
+format) are proven too: every reference solution passes its check, in a
+workspace in a temporary folder (this needs a Go toolchain; the built-in
+exercises: conflictlab exercises check --solutions).
+
 Given a level file instead of a folder, or a level's text with --level, it
 proves the level as a play step is proven: its race runs in the sandbox,
 the author's order (break it) or settings (fix it) reach the goal in par
@@ -181,6 +186,11 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 			if err != nil {
 				n := printErrors(env.Stderr, place(err))
 				return invalidErr(fmt.Errorf("%s: %d problem(s)", name, n))
+			}
+			if dir != "" {
+				if err := proveExercises(cmd.Context(), env, filepath.Join(dir, "exercises")); err != nil {
+					return err
+				}
 			}
 			st := packStats(p)
 			fmt.Fprintf(env.Stdout, "%s: %s, %s, %s, %s, %s: every claim holds\n", name,

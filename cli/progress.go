@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conflictlab/conflictlab/exercises"
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/quiz"
@@ -187,6 +188,14 @@ func importCourse(cmd *cobra.Command) (*progress.Course, error) {
 	}
 	for _, id := range challenges.Retired {
 		c.Challenges[id] = true // an export from before they were replaced
+	}
+	exs, err := exercises.Course()
+	if err != nil {
+		return nil, fmt.Errorf("loading the exercises: %w", err)
+	}
+	c.Exercises = map[string]bool{}
+	for _, x := range exs {
+		c.Exercises[x.Dir] = true
 	}
 	return c, nil
 }

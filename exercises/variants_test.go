@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/conflictlab/conflictlab/bench/cputime"
 	"github.com/conflictlab/conflictlab/exercises"
 	"github.com/conflictlab/conflictlab/exercises/check"
 	"github.com/conflictlab/conflictlab/lessons"
@@ -137,4 +138,20 @@ func TestCourseLoads(t *testing.T) {
 	if _, err := exercises.Find(all, "99"); err == nil {
 		t.Error("Find(99) found an exercise")
 	}
+}
+
+// BenchmarkProveTwoControllers is the check of an exercise with two code
+// controllers, explored exhaustively: exercise 4's solution as both
+// replicas (226 interleavings, each replayed from the start; the retry
+// helper's backoff sleeps on the wall clock in every conflicting one).
+// BENCHMARKS.md, "Exercises".
+func BenchmarkProveTwoControllers(b *testing.B) {
+	code := check.Code{"you-1": countersolution.New, "you-2": countersolution.New}
+	cpu := cputime.Start()
+	for b.Loop() {
+		if v := check.Prove(context.Background(), filepath.Join("course", "04-count-every-visit"), code); !v.Pass {
+			b.Fatalf("the solution fails:\n%s", v.Report)
+		}
+	}
+	cpu.Report(b)
 }

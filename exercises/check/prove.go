@@ -74,7 +74,7 @@ func Prove(ctx context.Context, dir string, code Code) *verdict.Verdict {
 			if !errors.As(err, &se) {
 				se = &simcluster.Error{Kind: simcluster.ErrInternal, Msg: err.Error()}
 			}
-			v.Error = &verdict.CodeError{Kind: string(se.Kind), Controller: se.Controller, Schedule: se.Schedule, Call: se.Call, Value: se.Value, Stack: se.Stack, Msg: se.Msg}
+			v.Error = &verdict.CodeError{Kind: string(se.Kind), Controller: se.Controller, Call: se.Call, Msg: se.Msg, Text: se.Error()}
 			fmt.Fprintf(&report, "✗ %s: %s\n", rs.Scenario, se.Error())
 			break
 		}

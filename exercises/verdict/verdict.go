@@ -1,9 +1,6 @@
 package verdict
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 )
@@ -67,32 +64,15 @@ type RaceVerdict struct {
 }
 
 // CodeError is a failure of the code that simcluster reported instead
-// of a verdict (simcluster.Error, as JSON).
+// of a verdict (a simcluster.Error): its kind, the controller, where the
+// code made the call concerned ("reconcile.go:42"), what happened, and
+// the whole report (the schedule so far, a panic's stack).
 type CodeError struct {
 	Kind       string `json:"kind"`
 	Controller string `json:"controller"`
-	// Schedule is the steps taken before it happened.
-	Schedule []scenario.Move `json:"schedule"`
-	// Call is where the code made the call concerned ("reconcile.go:42").
-	Call string `json:"call,omitempty"`
-	// Value is what a panic panicked with.
-	Value string `json:"value,omitempty"`
-	Stack string `json:"stack,omitempty"`
-	Msg   string `json:"message"`
+	Call       string `json:"call,omitempty"`
+	Msg        string `json:"message"`
+	Text       string `json:"text"`
 }
 
-func (e *CodeError) Error() string {
-	var b strings.Builder
-	b.WriteString(e.Msg)
-	if e.Schedule != nil {
-		toks := make([]string, len(e.Schedule))
-		for i, m := range e.Schedule {
-			toks[i] = m.String()
-		}
-		fmt.Fprintf(&b, "\nschedule so far: [%s]", strings.Join(toks, ","))
-	}
-	if e.Stack != "" {
-		fmt.Fprintf(&b, "\n%s", e.Stack)
-	}
-	return b.String()
-}
+func (e *CodeError) Error() string { return e.Text }
