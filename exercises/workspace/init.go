@@ -17,7 +17,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"text/template"
 
 	"github.com/conflictlab/conflictlab/exercises"
 )
@@ -226,23 +225,6 @@ func goLine(src fs.FS) (string, error) {
 	return "", errors.New("conflictlab's go.mod has no go line")
 }
 
-var checkTestTmpl = template.Must(template.New("").Parse(`// Code written by conflictlab exercises init: the check of this
-// exercise. Leave it as it is; run it with conflictlab exercises check
-// {{.Number}} (or go test ./{{.Dir}}/ to read the report as go test prints it).
-
-package {{.Package}}
-
-import (
-	"testing"
-
-	"github.com/conflictlab/conflictlab/exercises/check"
-)
-
-func TestCheck(t *testing.T) {
-	check.Run(t, check.Code{ {{- range $i, $e := .Code}}{{if $i}}, {{end}}{{printf "%q" $e.Controller}}: {{$e.Func}}{{end -}} })
-}
-`))
-
 // checkTest is the exercise's check_test.go: the check of check.yaml
 // over the package's functions.
 func checkTest(x *exercises.Exercise) ([]byte, error) {
@@ -256,9 +238,26 @@ func checkTest(x *exercises.Exercise) ([]byte, error) {
 	if pkg == "" {
 		return nil, fmt.Errorf("%s: its start code has no package clause", x.Dir)
 	}
-	var b bytes.Buffer
-	err := checkTestTmpl.Execute(&b, map[string]any{"Number": x.Number, "Dir": x.Dir, "Package": pkg, "Code": x.Spec.Code})
-	return b.Bytes(), err
+	var code []string
+	for _, e := range x.Spec.Code {
+		code = append(code, fmt.Sprintf("%q: %s", e.Controller, e.Func))
+	}
+	return fmt.Appendf(nil, `// Code written by conflictlab exercises init: the check of this
+// exercise. Leave it as it is; run it with conflictlab exercises check
+// %d (or go test ./%s/ to read the report as go test prints it).
+
+package %s
+
+import (
+	"testing"
+
+	"github.com/conflictlab/conflictlab/exercises/check"
+)
+
+func TestCheck(t *testing.T) {
+	check.Run(t, check.Code{%s})
+}
+`, x.Number, x.Dir, pkg, strings.Join(code, ", ")), nil
 }
 
 func packageOf(src []byte) string {
