@@ -228,7 +228,7 @@ func buildProgress(w io.Writer) func(built, total int) {
 			return
 		}
 		pct := built * 100 / total
-		if pct/10 == last/10 && built != total {
+		if pct/10 == last/10 {
 			return
 		}
 		last = pct

@@ -141,9 +141,10 @@ func warm(dir string) bool {
 }
 
 // buildDeps builds what the exercises import (not the learner's code),
-// counting the packages go compiles (go build -v names each).
+// counting the packages go compiles (go build -v names each, the standard
+// library's too when the build cache is empty).
 func buildDeps(ctx context.Context, dir string, env []string, progress func(int, int)) error {
-	list := exec.CommandContext(ctx, "go", "list", "-deps", "-test", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./...")
+	list := exec.CommandContext(ctx, "go", "list", "-deps", "-test", "-f", "{{.ImportPath}}", "./...")
 	list.Dir = dir
 	list.Env = env
 	out, err := list.Output()
