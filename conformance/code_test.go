@@ -117,29 +117,37 @@ func TestCodeConformance(t *testing.T) {
 				}
 				for _, v := range verdicts {
 					sched := race.Schedule{Moves: x.Examples[v]}
-					simRun, err := sim.Run(ctx, sched)
-					if err != nil {
-						t.Fatal(err)
-					}
-					liveOut := runCodeLive(ctx, t, c, onServer, sched)
+					compareCodeRun(ctx, t, c, sim, onServer, sched)
 					runs++
-					if liveOut.Verdict != simRun.Outcome.Verdict {
-						t.Errorf("schedule %v: the simulator says %s, the server %s", sched.Moves, simRun.Outcome.Verdict, liveOut.Verdict)
-					}
-					if d := Diff(Normalize(simRun.Outcome), Normalize(liveOut)); len(d) > 0 {
-						var simText, liveText bytes.Buffer
-						_ = report.Text(&simText, simRun.Outcome)
-						_ = report.Text(&liveText, liveOut)
-						t.Errorf("schedule %v: simulator and server differ in %d place(s):\n  %s\n\n--- simulator ---\n%s\n--- live ---\n%s",
-							sched.Moves, len(d), strings.Join(d, "\n  "), simText.String(), liveText.String())
-						continue
-					}
-					t.Logf("schedule %v: %s on both, identical outcomes", sched.Moves, v)
 				}
 			})
 		}
 	}
 	t.Logf("%d code races compared with the server", runs)
+}
+
+// compareCodeRun plays sched on the simulator (sim) and on the cluster
+// (onServer: the same code on the scenario as written) and fails t unless
+// both end with the same verdict and the same outcome.
+func compareCodeRun(ctx context.Context, t *testing.T, c *live.Cluster, sim, onServer *simcluster.Race, sched race.Schedule) {
+	t.Helper()
+	simRun, err := sim.Run(ctx, sched)
+	if err != nil {
+		t.Fatal(err)
+	}
+	liveOut := runCodeLive(ctx, t, c, onServer, sched)
+	if liveOut.Verdict != simRun.Outcome.Verdict {
+		t.Errorf("schedule %v: the simulator says %s, the server %s", sched.Moves, simRun.Outcome.Verdict, liveOut.Verdict)
+	}
+	if d := Diff(Normalize(simRun.Outcome), Normalize(liveOut)); len(d) > 0 {
+		var simText, liveText bytes.Buffer
+		_ = report.Text(&simText, simRun.Outcome)
+		_ = report.Text(&liveText, liveOut)
+		t.Errorf("schedule %v: simulator and server differ in %d place(s):\n  %s\n\n--- simulator ---\n%s\n--- live ---\n%s",
+			sched.Moves, len(d), strings.Join(d, "\n  "), simText.String(), liveText.String())
+		return
+	}
+	t.Logf("schedule %v: %s on both, identical outcomes", sched.Moves, simRun.Outcome.Verdict)
 }
 
 func verdictStrings(vs []race.Verdict) []string {

@@ -62,6 +62,25 @@ func scenarioFiles(t *testing.T) []string {
 	return files
 }
 
+// withWidgetCRD installs the Widget CRD for one test (its owner named as
+// live.InstallWidgetCRD takes it) and returns what deletes it again (a
+// CRD the cluster already had is left alone).
+func withWidgetCRD(ctx context.Context, t *testing.T, c *live.Cluster, owner string) func() {
+	t.Helper()
+	crdUID, err := c.InstallWidgetCRD(ctx, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		if crdUID == "" {
+			return
+		}
+		if err := c.DeleteWidgetCRD(ctx, crdUID); err != nil {
+			t.Errorf("delete CRD: %v", err)
+		}
+	}
+}
+
 func TestConformance(t *testing.T) {
 	c := cluster(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
@@ -69,17 +88,7 @@ func TestConformance(t *testing.T) {
 	t.Logf("API server %s (context %q)", c.Host, c.Context)
 	// One CRD for the whole run (re-creating a CRD right after deleting it
 	// races with its own cleanup).
-	crdUID, err := c.InstallWidgetCRD(ctx, "conformance")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if crdUID != "" {
-		defer func() {
-			if err := c.DeleteWidgetCRD(ctx, crdUID); err != nil {
-				t.Errorf("delete CRD: %v", err)
-			}
-		}()
-	}
+	defer withWidgetCRD(ctx, t, c, "conformance")()
 	start := time.Now()
 	var (
 		scenarios, requests, steps, peeks int

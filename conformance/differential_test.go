@@ -94,17 +94,7 @@ func TestDifferential(t *testing.T) {
 	defer cancel()
 	t.Logf("API server %s (context %q)", c.Host, c.Context)
 	waitCRDNotTerminating(t)
-	crdUID, err := c.InstallWidgetCRD(ctx, "differential")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if crdUID != "" {
-		defer func() {
-			if err := c.DeleteWidgetCRD(ctx, crdUID); err != nil {
-				t.Errorf("delete CRD: %v", err)
-			}
-		}()
-	}
+	defer withWidgetCRD(ctx, t, c, "differential")()
 	d := &differ{c: c, ctx: ctx}
 
 	known := map[string]knownDifference{}

@@ -1,11 +1,9 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -27,7 +25,6 @@ import (
 	applywrong "github.com/conflictlab/conflictlab/exercises/course/08-apply-your-fields/wrong"
 	"github.com/conflictlab/conflictlab/exercises/verdict"
 	"github.com/conflictlab/conflictlab/sim/race"
-	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/simcluster"
 )
@@ -61,17 +58,7 @@ func TestExerciseConformance(t *testing.T) {
 	c := cluster(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
-	crdUID, err := c.InstallWidgetCRD(ctx, "conformance")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if crdUID != "" {
-		defer func() {
-			if err := c.DeleteWidgetCRD(ctx, crdUID); err != nil {
-				t.Errorf("delete CRD: %v", err)
-			}
-		}()
-	}
+	defer withWidgetCRD(ctx, t, c, "conformance")()
 	runs := 0
 	for _, ec := range exerciseCode {
 		dir := filepath.Join("..", "exercises", "course", ec.dir)
@@ -119,24 +106,8 @@ func TestExerciseConformance(t *testing.T) {
 						t.Fatal(err)
 					}
 					for _, sched := range scheds {
-						simRun, err := sim.Run(ctx, sched)
-						if err != nil {
-							t.Fatal(err)
-						}
-						liveOut := runCodeLive(ctx, t, c, onServer, sched)
+						compareCodeRun(ctx, t, c, sim, onServer, sched)
 						runs++
-						if liveOut.Verdict != simRun.Outcome.Verdict {
-							t.Errorf("schedule %v: the simulator says %s, the server %s", sched.Moves, simRun.Outcome.Verdict, liveOut.Verdict)
-						}
-						if d := Diff(Normalize(simRun.Outcome), Normalize(liveOut)); len(d) > 0 {
-							var simText, liveText bytes.Buffer
-							_ = report.Text(&simText, simRun.Outcome)
-							_ = report.Text(&liveText, liveOut)
-							t.Errorf("schedule %v: simulator and server differ in %d place(s):\n  %s\n\n--- simulator ---\n%s\n--- live ---\n%s",
-								sched.Moves, len(d), strings.Join(d, "\n  "), simText.String(), liveText.String())
-							continue
-						}
-						t.Logf("schedule %v: %s on both, identical outcomes", sched.Moves, simRun.Outcome.Verdict)
 					}
 				})
 			}
