@@ -194,6 +194,7 @@ func prepareSplash(terminal bool) func() {
 	w, h := 0, 0
 	if terminal {
 		w, h, _ = term.GetSize(os.Stdout.Fd())
+		w = min(w, chrome.MaxWidth) // the program's screens are no wider (chrome.Bound)
 	}
 	if !wantSplash(os.Args, terminal, w, h) {
 		return nil

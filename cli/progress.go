@@ -143,6 +143,12 @@ func checkImport(cmd *cobra.Command, data []byte) (*progress.Progress, error) {
 		}
 		return nil, err
 	}
+	// Keys given twice and fields the format does not have: decoding
+	// lets both pass, and either would import something else than the
+	// file seems to say.
+	if err := progress.Strict(data); err != nil {
+		return nil, err
+	}
 	course, err := importCourse(cmd)
 	if err != nil {
 		return nil, err

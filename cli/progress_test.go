@@ -148,6 +148,12 @@ func TestProgressImportChecksTheFile(t *testing.T) {
 		{"quiz larger than the bank", `{"version":1,"lessons":{},"quiz":{"all":{"right":1,"total":100000,"taken":1}}}`, "quiz.all.total"},
 		{"unknown challenge", `{"version":1,"lessons":{},"challenges":{"nope":{"best":3}}}`, `challenges.nope: "nope" is not a sandbox challenge`},
 		{"syntax error", "{\"version\":1,\n\"lessons\": {,}}", "line 2"},
+		{"a key twice", `{"version":1,"version":1,"lessons":{}}`, `line 1: "version" is given twice`},
+		{"lessons twice", `{"version":1,"lessons":{"versions":{"step":1}},"lessons":{}}`, `"lessons" is given twice`},
+		{"unknown top-level field", `{"version":1,"lessons":{},"admin":true}`, `unknown field "admin"`},
+		{"an answer nested in an answer", fmt.Sprintf(`{"version":1,"lessons":{"versions":{"step":0,"answers":{"%d":{"answers":{"1":{"attempts":1}}}}}}}`, question),
+			fmt.Sprintf(`lessons.versions.answers.%d: unknown field "answers"`, question)},
+		{"a right-to-left override", "{\"version\":1,\"lessons\":{\"a\u202egnol\":{\"step\":0}}}", `lessons.a\u202egnol: `}, // the path is escaped on the way out
 	} {
 		code, out, errs := runState(t, state, c.body, "progress", "import", "-")
 		if code != ExitInvalid || !strings.Contains(errs, c.want) {

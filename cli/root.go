@@ -166,6 +166,7 @@ func Version() string {
 
 // NewRoot builds the command tree.
 func NewRoot(env Env) *cobra.Command {
+	var budgetFlags *exploreFlags
 	root := &cobra.Command{
 		Use:   "conflictlab",
 		Short: "Learn how Kubernetes controllers write safely under concurrency",
@@ -177,7 +178,7 @@ for the tutorial; the subcommands run the same simulator headless.`,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runTutorial(cmd, env)
+			return runTutorial(cmd, env, budgetFlags)
 		},
 		Annotations: drawsScreen,
 		// The garbage collector is held off until the first frame (package
@@ -188,6 +189,7 @@ for the tutorial; the subcommands run the same simulator headless.`,
 			}
 		},
 	}
+	budgetFlags = addExploreFlags(root)
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)

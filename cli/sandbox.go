@@ -12,8 +12,9 @@ import (
 
 func newSandboxCmd(env Env) *cobra.Command {
 	var (
-		src       raceSource
-		levelText string
+		src         raceSource
+		levelText   string
+		budgetFlags *exploreFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "sandbox [-f FILE | --example NAME | --level TEXT]",
@@ -27,6 +28,9 @@ four controllers): an instructor prepares races with it. With --level, it
 opens the level a line of text holds (conflictlab level encode FILE prints
 one). A file or a text that does not load is reported (FILE:LINE: FIELD:
 problem, or why the text is not a level) before the screen is taken.
+
+The explorer (e) stops after --explore-timeout or once it has taken
+--explore-memory (defaults 2m and 1GiB), and says so.
 
 Exit codes: 0 done, 1 the scenario or level is invalid or cannot be read
 (missing, not a regular file, over 1 MiB), 2 usage error, 3 no terminal.`,
@@ -71,11 +75,15 @@ Exit codes: 0 done, 1 the scenario or level is invalid or cannot be read
 			// The TUI on the sandbox, with the race from the file or
 			// (sc nil) its own.
 			o := terminalOptions(env)
+			if err := budgetFlags.apply(&o, "conflictlab sandbox"); err != nil {
+				return err
+			}
 			o.OpenSandbox, o.Sandbox, o.SandboxFile, o.SandboxLevel = true, sc, src.file, lvl
 			return tuiExit(env.screen()(o))
 		},
 	}
 	src.addFlags(cmd, "scenario or level file (YAML) to open")
 	cmd.Flags().StringVar(&levelText, "level", "", "a level as one line of text (clab1:…), as conflictlab level encode prints it")
+	budgetFlags = addExploreFlags(cmd)
 	return cmd
 }

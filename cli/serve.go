@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/conflictlab/conflictlab/budget"
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/serve"
@@ -32,25 +33,49 @@ func defaultRoomState(getenv func(string) string) (string, error) {
 func newServeCmd(env Env) *cobra.Command {
 	var cfg serve.Config
 	var seed int64
+	var exploreMemory string
 	cmd := &cobra.Command{
 		Use:   "serve [--listen :2222] [--state DIR] [--seed N] [--instructor-keys FILE]",
 		Short: "Run the tutorial over SSH for a workshop room",
 		Long: `Runs an SSH server that gives each connection its own tutorial, at its own
-terminal's size and colours; attendees connect with the SSH client they
-have: ssh -p 2222 HOST.
+terminal's size (at most 320×100: a larger terminal is told so) and colours;
+attendees connect with the SSH client they have: ssh -p 2222 HOST.
 
-An attendee is known by the public key they connect with (or, with
---allow-names, by a name asked at login); their progress lives under --state
-and is kept across reconnects. Keys listed in --instructor-keys (authorized_keys
-format) get the room view instead: who is connected, where each is, scores,
-the steps most answered wrong, and keys to send everyone to a lesson or open
-a room-wide quiz. --seed gives everyone the same quiz.
+An attendee is known by the public key they connect with; their progress
+lives under --state and is kept across reconnects. Keys listed in
+--instructor-keys (authorized_keys format) get the room view instead: who is
+connected, where each is, scores, the steps most answered wrong, and keys to
+send everyone to a lesson or open a room-wide quiz. --seed gives everyone the
+same quiz.
 
-There is no shell, command, file transfer or port forwarding. The host key is
-created in the state folder on the first start (0600) and kept. Sessions,
-idle time, connection attempts per address and each exploration's time and
-size are bounded; the limits are logged at start. Replays on a cluster (L)
-are off unless --allow-live is given with --kubeconfig.
+--allow-names also lets in attendees without a key, asking a name at login.
+A name is NOT authentication: anyone who types a name gets that name's
+progress, to read and to change, whenever no session holds it (a name held
+by a session open now is refused; Ada and ada are one name). To admit SSH
+keys only, leave --allow-names out (the default): then each attendee's
+progress belongs to their key.
+
+There is no shell, command, file transfer, port or agent forwarding. The host
+key is created in the state folder on the first start (0600) and kept.
+
+Every limit is logged at start, and every refusal is told to the person, in
+words their ssh prints:
+  one tutorial per connection (ssh -o ControlMaster's second session is
+    refused on its own stderr);
+  --max-sessions attendee sessions in all, --max-per-key per key,
+    --max-per-address per address: the defaults (120, 3, 90) suit a room of
+    60 behind one NAT, where every attendee has the same address;
+  --attempts-per-minute connections per address and per minute, and as many
+    at once (the burst follows the flag): over it, the login banner says
+    when to try again;
+  --idle-timeout ends a session with no key pressed (progress saved);
+  each exploration of the sandbox (e): --explore-max work, --explore-timeout,
+    --explore-memory, and --explore-parallel at once in the server.
+The instructor's keys are never refused by those limits (they have their own:
+16 sessions). An address holding more connections open than twice its
+sessions (handshakes never finished) has the next closed before the
+handshake, when nothing can be said yet. Replays on a cluster (L) are off
+unless --allow-live is given with --kubeconfig.
 
 Exit codes: 0 stopped (SIGINT/SIGTERM: sessions end and save first), 1 a
 file given is invalid, 2 usage error, 4 the server failed.`,
@@ -69,6 +94,11 @@ file given is invalid, 2 usage error, 4 the server failed.`,
 				}
 				cfg.State = st
 			}
+			mem, err := budget.ParseBytes(exploreMemory)
+			if err != nil || mem == 0 {
+				return usageErr(fmt.Errorf("--explore-memory %q: want a size such as 128MiB", exploreMemory))
+			}
+			cfg.Explore.MaxMemory = mem
 			if cfg.Kubeconfig != "" && !cfg.AllowLive {
 				return usageErr(errors.New("--kubeconfig is only for --allow-live (live mode is off otherwise)"))
 			}
@@ -120,12 +150,15 @@ file given is invalid, 2 usage error, 4 the server failed.`,
 	f.StringVar(&cfg.State, "state", "", "the room's folder: host key and attendees' progress (default $XDG_STATE_HOME/conflictlab/serve)")
 	f.Int64Var(&seed, "seed", 0, "the room's quiz seed: everyone gets the same questions in the same order")
 	f.StringVar(&cfg.InstructorKeys, "instructor-keys", "", "authorized_keys file of the keys that get the room view")
-	f.BoolVar(&cfg.AllowNames, "allow-names", false, "let attendees without a key in, asking a name at login")
-	f.IntVar(&cfg.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "sessions open at once, at most")
+	f.BoolVar(&cfg.AllowNames, "allow-names", false, "let attendees without a key in, asking a name at login (a name is not authentication)")
+	f.IntVar(&cfg.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "attendee sessions open at once, at most")
+	f.IntVar(&cfg.MaxPerKey, "max-per-key", serve.DefaultMaxPerKey, "sessions one key may have open at once")
+	f.IntVar(&cfg.MaxPerAddress, "max-per-address", serve.DefaultMaxPerAddress, "sessions one address may have open at once (a room behind one NAT is one address)")
 	f.DurationVar(&cfg.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session with no key pressed for this long (progress is saved)")
-	f.IntVar(&cfg.AttemptsPerMinute, "attempts-per-minute", serve.DefaultAttemptsPerMinute, "connections one address may open per minute")
+	f.IntVar(&cfg.AttemptsPerMinute, "attempts-per-minute", serve.DefaultAttemptsPerMinute, "connections one address may open per minute, and at once")
 	f.IntVar(&cfg.Explore.MaxSchedules, "explore-max", serve.DefaultExploreSchedules, "work one exploration may do: schedules played and states explored")
 	f.DurationVar(&cfg.Explore.Timeout, "explore-timeout", serve.DefaultExploreTimeout, "time one exploration may take")
+	f.StringVar(&exploreMemory, "explore-memory", budget.Bytes(serve.DefaultExploreMemory), "heap one exploration may grow the server by")
 	f.IntVar(&cfg.ParallelExplores, "explore-parallel", 0, "explorations running at once in the server (default half the CPUs, at least 1)")
 	f.BoolVar(&cfg.AllowLive, "allow-live", false, "let attendees replay races on the cluster of --kubeconfig (L)")
 	f.StringVar(&cfg.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster for --allow-live")

@@ -9,9 +9,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/conflictlab/conflictlab/budget"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
@@ -142,18 +144,27 @@ func runOnFakes(env Env, src raceSource, schedule, seed, output, backend string)
 
 func newExploreCmd(env Env) *cobra.Command {
 	var (
-		src    raceSource
-		output string
-		limit  int
+		src     raceSource
+		output  string
+		limit   int
+		timeout time.Duration
+		memory  string
 	)
 	cmd := &cobra.Command{
-		Use:   "explore (-f SCENARIO | --example NAME) [-o text|json]",
+		Use:   "explore (-f SCENARIO | --example NAME) [-o text|json] [--timeout D] [--max-memory SIZE]",
 		Short: "Run every interleaving of a race and tally the outcomes",
 		Long: `Runs every interleaving of the scenario's atomic steps and tallies the
 outcomes (no-loss, lost, gave-up, requeued, unfinished), with one example
 schedule for each that you can replay with 'conflictlab sim --schedule'.
 When the scenario declares invariants, it also counts the interleavings
 that end with one broken, with the first of them as an example.
+
+An exploration is bounded: --max work (schedules played and states kept),
+--timeout of time and --max-memory of heap growth, whichever comes first
+(defaults: 1,000,000, 2m, 1GiB; 0 lifts the time or memory bound). A
+race whose interleavings explode stops there, prints the tally of what it
+reached (JSON: "truncated" or "cancelled"), and says on stderr which
+bound stopped it and how to lift it.
 
 Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
 (missing, not a regular file, over 1 MiB), 2 usage error.`,
@@ -171,16 +182,35 @@ Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
 			if err != nil {
 				return err
 			}
+			if timeout < 0 {
+				return usageErr(fmt.Errorf("--timeout must not be negative"))
+			}
+			maxMemory, err := budget.ParseBytes(memory)
+			if err != nil {
+				return usageErr(fmt.Errorf("--max-memory: %w", err))
+			}
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()
 			}
 			// The process does nothing else meanwhile: let the heap grow.
 			restore := tuneGCForExplore()
+			ctx, done := budget.Budget{Timeout: timeout, MaxMemory: maxMemory}.Start(ctx)
 			r, err := explore.Explore(ctx, sc, explore.Options{MaxSchedules: limit})
+			over := budget.Of(ctx)
+			done()
 			restore()
 			if err != nil {
 				return invalidErr(fmt.Errorf("%s: %w", src.name(), err))
+			}
+			if over != nil {
+				lift := "--timeout 10m lifts it, --timeout 0 removes it"
+				if over.Memory {
+					lift = "--max-memory 4GiB lifts it, --max-memory 0 removes it"
+				}
+				fmt.Fprintf(env.Stderr, "conflictlab explore: stopped: %v, the bound of an exploration (%s); the tally covers only what it reached\n", over, lift)
+			} else if r.Truncated {
+				fmt.Fprintf(env.Stderr, "conflictlab explore: stopped after %d units of work, the bound of --max (--max %d lifts it); the tally covers only what it reached\n", limit, 10*limit)
 			}
 			if output == "json" {
 				enc := json.NewEncoder(env.Stdout)
@@ -193,8 +223,19 @@ Exit codes: 0 explored, 1 the scenario is invalid or cannot be read
 	src.addFlags(cmd, "scenario file (YAML), or a level file (its race)")
 	cmd.Flags().StringVarP(&output, "output", "o", "text", "text or json")
 	cmd.Flags().IntVar(&limit, "max", explore.DefaultMaxSchedules, "stop after this much work: schedules played to their end and states explored")
+	cmd.Flags().DurationVar(&timeout, "timeout", DefaultExploreTimeout, "stop after this long (0: no limit)")
+	cmd.Flags().StringVar(&memory, "max-memory", budget.Bytes(DefaultExploreMemory), "stop once the heap has grown by this much: 512MiB, 2GiB (0: no limit)")
 	return cmd
 }
+
+// The bounds of an exploration a person starts on this machine (explore,
+// and the sandbox's e in the tutorial): long and large enough for any race
+// of the course or the examples (the longest explores in under a second),
+// short enough that one that explodes gives the terminal back.
+const (
+	DefaultExploreTimeout = 2 * time.Minute
+	DefaultExploreMemory  = 1 << 30
+)
 
 // writeOutcome prints a race in the chosen format: the simulated and the
 // live run print alike.

@@ -136,7 +136,7 @@ func tuiExit(err error) error {
 	return &exitError{ExitInternal, err}
 }
 
-func runTutorial(cmd *cobra.Command, env Env) error {
+func runTutorial(cmd *cobra.Command, env Env, budgetFlags *exploreFlags) error {
 	// A pack given with --lessons is loaded first: if it is broken, the
 	// problems are printed as FILE:LINE: … on a normal terminal, before
 	// the screen is taken over.
@@ -153,6 +153,9 @@ func runTutorial(cmd *cobra.Command, env Env) error {
 		return &exitError{ExitNoTTY, errNoTTY}
 	}
 	o := terminalOptions(env)
+	if err := budgetFlags.apply(&o, "conflictlab"); err != nil {
+		return err
+	}
 	o.Pack = pack // nil: the built-in course
 	return tuiExit(env.screen()(o))
 }

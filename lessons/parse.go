@@ -30,6 +30,8 @@ type Pack struct {
 	// root is the pack's folder when it was loaded from disk (LoadDir):
 	// every file is read through it, so none can lead out of the folder.
 	root *os.Root
+	// readBytes is what loading has read so far (MaxPackBytes).
+	readBytes int
 }
 
 // MaxFileSize bounds every file of a pack (lessons, scenarios, code),
@@ -53,6 +55,23 @@ func (p *Pack) readFile(name string) ([]byte, error) {
 	}
 	return data, err
 }
+
+// loadFile is readFile for loading the pack: what it reads adds up to at
+// most MaxPackBytes. (Loading runs on one goroutine; a loaded pack reads
+// its snippets with readFile, from any session.)
+func (p *Pack) loadFile(name string) ([]byte, error) {
+	data, err := p.readFile(name)
+	if err == nil {
+		p.readBytes += len(data)
+		if p.readBytes > MaxPackBytes {
+			return nil, &userfile.Error{Path: name, Msg: fmt.Sprintf("the pack's files add up to more than %d MiB, the most a pack may hold", MaxPackBytes>>20), Err: errPackTooLarge}
+		}
+	}
+	return data, err
+}
+
+// errPackTooLarge: the pack's files add up to more than MaxPackBytes.
+var errPackTooLarge = errors.New("pack too large")
 
 // Lesson returns the lesson with the given ID.
 func (p *Pack) Lesson(id string) *Lesson {
@@ -154,20 +173,40 @@ func load(p *Pack) (*Pack, error) {
 		return nil, err
 	}
 	var names []string
+	var errs []error
+	var size int64
 	for _, e := range entries {
-		if !e.IsDir() && (strings.HasSuffix(e.Name(), ".yaml") || strings.HasSuffix(e.Name(), ".yml")) {
-			names = append(names, e.Name())
+		if !strings.HasSuffix(e.Name(), ".yaml") && !strings.HasSuffix(e.Name(), ".yml") {
+			continue
 		}
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			size += info.Size()
+		}
+		if e.IsDir() {
+			// Named like a lesson file: said, as any other file that is not
+			// a regular file is (readFile), rather than skipped.
+			errs = append(errs, &Error{File: e.Name(), Msg: "a folder, not a lesson file (a pack's lessons are the *.yaml files at its top)"})
+			continue
+		}
+		names = append(names, e.Name())
 	}
 	sort.Strings(names)
-	if len(names) == 0 {
+	if len(names) == 0 && len(errs) == 0 {
 		return nil, &Error{File: ".", Msg: "no lesson files (*.yaml) in the folder"}
 	}
-	var errs []error
+	if len(names) > MaxPackFiles {
+		return nil, &Error{File: ".", Msg: fmt.Sprintf("%d lesson files: a pack has at most %d", len(names), MaxPackFiles)}
+	}
+	if size > MaxPackBytes {
+		return nil, &Error{File: ".", Msg: fmt.Sprintf("the lesson files add up to %d MiB: a pack holds at most %d MiB", size>>20, MaxPackBytes>>20)}
+	}
 	for _, name := range names {
-		data, err := p.readFile(name)
+		data, err := p.loadFile(name)
 		if err != nil {
 			errs = append(errs, &Error{File: name, Msg: messageOf(err)})
+			if errors.Is(err, errPackTooLarge) {
+				break
+			}
 			continue
 		}
 		l, err := parseLesson(name, data)
@@ -179,6 +218,11 @@ func load(p *Pack) (*Pack, error) {
 	}
 	if len(errs) == 0 {
 		errs = append(errs, p.link()...)
+	}
+	if len(errs) == 0 {
+		if err := p.checkBounds(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -217,7 +261,7 @@ func (p *Pack) link() []error {
 			if _, ok := p.Scenarios[s.Race.Scenario]; ok {
 				continue
 			}
-			data, err := p.readFile(s.Race.Scenario)
+			data, err := p.loadFile(s.Race.Scenario)
 			if err != nil {
 				errs = append(errs, &Error{File: l.File, Line: s.Line, Field: fmt.Sprintf("steps[%d].race.scenario", i), Msg: err.Error()})
 				continue

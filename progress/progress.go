@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/conflictlab/conflictlab/userfile"
@@ -672,11 +673,31 @@ func (s *Store) Import(p *Progress) (backup string, err error) {
 	return backup, writeAtomic(s.path, out)
 }
 
-// keepBackup writes data to the first free progress.json.bak-N, creating
-// it exclusively so that two imports never share one.
+// KeepBackups is how many progress.json.bak-N an import keeps: the
+// newest, those of the last few imports.
+const KeepBackups = 5
+
+// keepBackup writes data to progress.json.bak-N, N one more than the
+// newest there is, creating it exclusively so that two imports never share
+// one; then it removes all but the newest KeepBackups.
 func (s *Store) keepBackup(data []byte) (string, error) {
-	for n := 1; n < 10000; n++ {
-		cand := s.path + ".bak-" + strconv.Itoa(n)
+	dir, base := filepath.Dir(s.path), filepath.Base(s.path)+".bak-"
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	var nums []int
+	for _, e := range entries {
+		if n, err := strconv.Atoi(strings.TrimPrefix(e.Name(), base)); err == nil && strings.HasPrefix(e.Name(), base) && n > 0 {
+			nums = append(nums, n)
+		}
+	}
+	next := 1
+	for _, n := range nums {
+		next = max(next, n+1)
+	}
+	for ; ; next++ {
+		cand := s.path + ".bak-" + strconv.Itoa(next)
 		f, err := os.OpenFile(cand, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
@@ -689,9 +710,13 @@ func (s *Store) keepBackup(data []byte) (string, error) {
 			os.Remove(cand)
 			return "", err
 		}
+		for _, n := range nums {
+			if n <= next-KeepBackups {
+				os.Remove(s.path + ".bak-" + strconv.Itoa(n))
+			}
+		}
 		return cand, nil
 	}
-	return "", fmt.Errorf("too many %s.bak-N files", s.path)
 }
 
 // Summary lists lessons by ID with their state, for messages.

@@ -36,7 +36,7 @@ func BenchmarkConnectToFirstFrame(b *testing.B) {
 	b.ReportMetric(float64(course.Microseconds())/1000/float64(b.N), "ms/course-frame")
 }
 
-func sessions(def int) int {
+func sessionCount(def int) int {
 	if n, err := strconv.Atoi(os.Getenv("CONFLICTLAB_SERVE_SESSIONS")); err == nil && n > 0 {
 		return n
 	}
@@ -70,7 +70,7 @@ func heap() uint64 {
 // screen, then active: lesson 1 answered and its race played, the player,
 // the race's run and its views in memory.
 func BenchmarkSessionMemory(b *testing.B) {
-	n := sessions(30)
+	n := sessionCount(30)
 	for i := 0; i < b.N; i++ {
 		srv := startServer(b, Config{AttemptBurst: 1 << 20, AttemptsPerMinute: 1 << 20})
 		base, baseRSS := heap(), rss()
@@ -109,7 +109,7 @@ func cpuTime() time.Duration {
 // the CPU the process used per session-second gives how many such
 // sessions one core carries.
 func BenchmarkSessionsPerCore(b *testing.B) {
-	n := sessions(30)
+	n := sessionCount(30)
 	window := 10 * time.Second
 	for i := 0; i < b.N; i++ {
 		srv := startServer(b, Config{AttemptBurst: 1 << 20, AttemptsPerMinute: 1 << 20})

@@ -13,6 +13,7 @@ import (
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/conflictlab/conflictlab/termsafe"
 	"github.com/conflictlab/conflictlab/userfile"
 )
 
@@ -40,23 +41,40 @@ type nameKey struct{}
 var nameRule = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,31}$`)
 
 // askName is the keyboard-interactive login of --allow-names: it asks a
-// name (up to three times) and accepts any that fits nameRule.
-func askName(ctx ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
-	instruction := "Conflict Lab workshop: your name keeps your progress (letters, digits, . _ -)"
+// name (up to three times) and accepts any that fits nameRule and is not
+// held by a session open now. A name is not authentication: whoever
+// types it gets its progress while nobody holds it (the README and
+// --help say so). Names are folded to lower case, so that "Ada" finds
+// ada's progress again.
+func (s *Server) askName(ctx ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
+	if _, limited := ctx.Value(rateKey{}).(string); limited {
+		return false // the banner said why
+	}
+	instruction := "Conflict Lab workshop: your name keeps your progress (letters, digits, . _ -; Ada and ada are one name)." +
+		" A name is not a password: use an SSH key to keep your progress your own."
 	for range 3 {
 		answers, err := challenge("", instruction, []string{"Name: "}, []bool{true})
 		if err != nil || len(answers) != 1 {
 			return false
 		}
 		name := strings.ToLower(strings.TrimSpace(answers[0]))
-		if nameRule.MatchString(name) {
+		switch {
+		case !nameRule.MatchString(name):
+			instruction = fmt.Sprintf("%s is not a name here: 1 to 32 letters, digits, . _ or -, starting with a letter or digit", termsafe.Escape(fmt.Sprintf("%q", answers[0])))
+		case s.sessions.live("name-" + name):
+			s.cfg.Log.Warn("refused: a name in use", "addr", hostOf(ctx.RemoteAddr()), "name", name)
+			s.room.count(func(st *Stats) { st.RefusedName++ })
+			instruction = fmt.Sprintf("the name %q is in use by a session open now: choose another (or close that session first)", name)
+		default:
 			ctx.SetValue(nameKey{}, name)
 			return true
 		}
-		instruction = fmt.Sprintf("%q is not a name here: 1 to 32 letters, digits, . _ or -, starting with a letter or digit", answers[0])
 	}
 	return false
 }
+
+// nameOf is the name in a name attendee's ID.
+func nameOf(id string) string { return strings.TrimPrefix(id, "name-") }
 
 // attendeeOf says who a session is: its key, or the name asked at login.
 func attendeeOf(sess ssh.Session) (Attendee, bool) {
@@ -103,8 +121,12 @@ func readAuthorizedKeys(path string) ([]ssh.PublicKey, error) {
 }
 
 // isInstructor reports whether the session's key is an instructor's.
-func (s *Server) isInstructor(sess ssh.Session) bool {
-	k := sess.PublicKey()
+func (s *Server) isInstructor(sess ssh.Session) bool { return s.isInstructorKey(sess.PublicKey()) }
+
+func (s *Server) isInstructorKey(k ssh.PublicKey) bool {
+	if k == nil {
+		return false
+	}
 	for _, ik := range s.instructors {
 		if ssh.KeysEqual(k, ik) {
 			return true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -31,9 +32,41 @@ type Room struct {
 	stats     Stats
 }
 
-// Stats count what the server's bounds refused.
+// Stats count what the server's bounds refused, by reason, and what
+// else ended sessions.
 type Stats struct {
-	RefusedRate, RefusedFull, IdleEnded, ExploreWaits int
+	// RefusedConns: closed before the handshake, the address holding too
+	// many connections open. RefusedRate: over the address's connection
+	// rate. RefusedChannel: a second session on one connection.
+	RefusedConns, RefusedRate, RefusedChannel int
+	// RefusedFull, RefusedKey, RefusedAddress, RefusedName: the room's
+	// sessions, the key's, the address's; a name in use.
+	RefusedFull, RefusedKey, RefusedAddress, RefusedName int
+	// RefusedInstructors: the instructors' own bound.
+	RefusedInstructors int
+	IdleEnded, Panics  int
+}
+
+// refused counts a session refused for reason (sessions.take's).
+func (st *Stats) refused(reason string) {
+	switch reason {
+	case "full":
+		st.RefusedFull++
+	case "key":
+		st.RefusedKey++
+	case "address":
+		st.RefusedAddress++
+	case "name":
+		st.RefusedName++
+	case "instructors":
+		st.RefusedInstructors++
+	}
+}
+
+// Refused is every refusal.
+func (st Stats) Refused() int {
+	return st.RefusedConns + st.RefusedRate + st.RefusedChannel + st.RefusedFull + st.RefusedKey +
+		st.RefusedAddress + st.RefusedName + st.RefusedInstructors
 }
 
 type member struct {
@@ -173,6 +206,13 @@ func (r *Room) watch(send func(tea.Msg)) (stop func()) {
 			case <-poke:
 				send(room.Updated{Snapshot: r.Snapshot()})
 			}
+			// At most so many snapshots a second, however busy the room:
+			// a snapshot reads every attendee's progress.
+			select {
+			case <-done:
+				return
+			case <-time.After(snapshotEvery):
+			}
 		}
 	}()
 	return func() {
@@ -182,6 +222,9 @@ func (r *Room) watch(send func(tea.Msg)) (stop func()) {
 		close(done)
 	}
 }
+
+// snapshotEvery is the least time between two snapshots to one view.
+const snapshotEvery = 100 * time.Millisecond
 
 // changed pokes the watchers; r.mu is held.
 func (r *Room) changed() {
@@ -231,6 +274,15 @@ func (r *Room) Snapshot() room.Snapshot {
 		}
 		return cmp.Compare(a.order, b.order)
 	})
+	snap.Seen = len(states)
+	for _, st := range states {
+		if st.sessions > 0 {
+			snap.Online++
+		}
+	}
+	if len(states) > room.MaxAttendees {
+		states = states[:room.MaxAttendees] // connected first
+	}
 	for _, st := range states {
 		a := room.Attendee{Name: st.Name, Sessions: st.sessions, Where: where[st.ID]}
 		if st.sessions == 0 {
@@ -262,8 +314,9 @@ func (r *Room) Snapshot() room.Snapshot {
 	}
 	snap.Missed = r.missed()
 	if s := r.stats; s != (Stats{}) {
-		snap.Limits = fmt.Sprintf("refused: %d over the connection rate, %d with the room full · %d ended idle",
-			s.RefusedRate, s.RefusedFull, s.IdleEnded)
+		snap.Limits = fmt.Sprintf("refused: %d over the connection rate, %d with the room full, %d over a key's or an address's sessions, "+
+			"%d names in use, %d second sessions on a connection, %d connections cut before the handshake · %d ended idle · %d panics",
+			s.RefusedRate, s.RefusedFull, s.RefusedKey+s.RefusedAddress, s.RefusedName, s.RefusedChannel, s.RefusedConns, s.IdleEnded, s.Panics)
 	}
 	return snap
 }

@@ -1,13 +1,20 @@
 // Package serve is `conflictlab serve`: the tutorial over SSH for a
 // workshop room. Each connection gets its own program (ui.Session) at its
-// terminal's size, colour profile and resize events; attendees are known
-// by their public key (or a name asked at login), their progress kept
-// under the state folder with the progress package's lock and merge; the
-// instructor's keys get the room view (ui/room) instead of the tutorial.
+// terminal's size (bounded: chrome.Bound), colour profile and resize
+// events; attendees are known by their public key (or a name asked at
+// login), their progress kept under the state folder with the progress
+// package's lock and merge; the instructor's keys get the room view
+// (ui/room) instead of the tutorial.
 //
-// Everything a room can exhaust is bounded and logged at start: sessions,
-// idle time, connection attempts per address, and what one exploration
-// may take (time, interleavings, and how many run at once).
+// A session passes through wish middleware, as soft-serve composes it
+// (middleware.go): recover, logging, the command and pty checks
+// (activeterm), the room's limits, then the attendee's tutorial or the
+// instructor's room view (the bubbletea middleware). Everything a room
+// can exhaust is bounded (limits.go) and logged at start: connections
+// per address, the connection rate, one session per connection, sessions
+// per key, per address and in all, idle time, and what one exploration
+// may take (time, memory, work, and how many run at once). Every refusal
+// reaches the person as a message their ssh prints.
 package serve
 
 import (
@@ -27,6 +34,7 @@ import (
 	"charm.land/wish/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/ui/chrome"
 	"github.com/conflictlab/conflictlab/ui/sandbox"
 )
 
@@ -44,19 +52,22 @@ type Config struct {
 	// questions in the same order ("": the date, as for everyone).
 	Seed string
 	// InstructorKeys is an authorized_keys file: those keys get the room
-	// view.
+	// view, and no limit of the room refuses them.
 	InstructorKeys string
 	// AllowNames lets attendees without a key in: they are asked a name
-	// at login (keyboard-interactive), and known by it.
+	// at login (keyboard-interactive), and known by it. A name is not
+	// authentication.
 	AllowNames bool
-	// MaxSessions bounds the sessions open at once (all attendees and
-	// instructors together).
-	MaxSessions int
+	// MaxSessions bounds the attendees' sessions open at once;
+	// MaxPerKey those of one key, MaxPerAddress those from one address
+	// (a room behind one NAT is one address).
+	MaxSessions, MaxPerKey, MaxPerAddress int
 	// IdleTimeout ends a session that has sent no key for this long (its
 	// progress is saved, as when the attendee quits).
 	IdleTimeout time.Duration
 	// AttemptsPerMinute bounds the connections one address may open per
-	// minute; AttemptBurst is how many it may open at once.
+	// minute; AttemptBurst is how many it may open at once (0: as many as
+	// AttemptsPerMinute).
 	AttemptsPerMinute, AttemptBurst int
 	// Explore is each exploration's budget; ParallelExplores how many
 	// run at once in the whole server (others wait their turn, on screen).
@@ -75,19 +86,32 @@ type Config struct {
 	Clock func() time.Time
 }
 
-// The defaults are for a room of about thirty on a laptop: twice the room
-// in sessions (a second terminal each), the sandbox's explorer one or two
-// at a time with a time limit, and a connection rate that lets a whole
-// room behind one NAT connect at once (the burst) but holds a scanner or
-// a reconnect loop to one a second.
+// The defaults are for a room of 60 behind one NAT (one address for all)
+// on a two-core machine: two sessions each in all, 90 from one address
+// (the room and a second terminal for half of it, leaving a third of the
+// room's sessions to other addresses), three per key; a connection rate
+// that lets the whole room connect at once and again within the minute,
+// and holds a scanner or a reconnect loop to two a second; the sandbox's
+// explorer one at a time per core pair, within 20 s and 64 MiB (every
+// example and challenge explores in under 40 MiB). The
+// room's measured capacity is in BENCHMARKS.md ("serve").
 const (
 	DefaultListen            = ":2222"
-	DefaultMaxSessions       = 64
+	DefaultMaxSessions       = 120
+	DefaultMaxPerKey         = 3
+	DefaultMaxPerAddress     = 90
 	DefaultIdleTimeout       = 30 * time.Minute
-	DefaultAttemptsPerMinute = 60
-	DefaultAttemptBurst      = 64
+	DefaultAttemptsPerMinute = 120
 	DefaultExploreSchedules  = 200_000
 	DefaultExploreTimeout    = 20 * time.Second
+	DefaultExploreMemory     = 64 << 20
+	// connsPerSession is how many TCP connections an address may hold
+	// open per session it may have: room for connections being refused,
+	// handshakes in flight and reconnects.
+	connsPerSession = 2
+	// handshakeTimeout ends a connection that has not logged in (a name
+	// being typed included).
+	handshakeTimeout = 30 * time.Second
 )
 
 // Defaults fills the zero fields of c.
@@ -104,6 +128,12 @@ func (c Config) Defaults() Config {
 	if c.MaxSessions <= 0 {
 		c.MaxSessions = DefaultMaxSessions
 	}
+	if c.MaxPerKey <= 0 {
+		c.MaxPerKey = DefaultMaxPerKey
+	}
+	if c.MaxPerAddress <= 0 {
+		c.MaxPerAddress = min(DefaultMaxPerAddress, c.MaxSessions)
+	}
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = DefaultIdleTimeout
 	}
@@ -111,13 +141,16 @@ func (c Config) Defaults() Config {
 		c.AttemptsPerMinute = DefaultAttemptsPerMinute
 	}
 	if c.AttemptBurst <= 0 {
-		c.AttemptBurst = DefaultAttemptBurst
+		c.AttemptBurst = c.AttemptsPerMinute
 	}
 	if c.Explore.MaxSchedules <= 0 {
 		c.Explore.MaxSchedules = DefaultExploreSchedules
 	}
 	if c.Explore.Timeout <= 0 {
 		c.Explore.Timeout = DefaultExploreTimeout
+	}
+	if c.Explore.MaxMemory == 0 {
+		c.Explore.MaxMemory = DefaultExploreMemory
 	}
 	if c.ParallelExplores <= 0 {
 		c.ParallelExplores = max(1, runtime.NumCPU()/2)
@@ -138,8 +171,13 @@ type Server struct {
 	room        *Room
 	instructors []ssh.PublicKey
 	attempts    *attempts
-	slots       chan struct{}
+	conns       *conns
+	channels    *channels
+	sessions    *sessions
 	explores    chan struct{}
+	// inject, when set (tests), is a middleware run inside the recover
+	// middleware, before the room's own.
+	inject wish.Middleware
 	// ctx ends every session when the server shuts down.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -167,7 +205,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Pack = pack
 	}
 	s := &Server{cfg: cfg, attempts: newAttempts(cfg.AttemptsPerMinute, cfg.AttemptBurst, cfg.Clock),
-		slots: make(chan struct{}, cfg.MaxSessions), explores: make(chan struct{}, cfg.ParallelExplores)}
+		conns: newConns(), channels: newChannels(), sessions: newSessions(),
+		explores: make(chan struct{}, cfg.ParallelExplores)}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.room = newRoom(pack, cfg.Seed)
 	if cfg.InstructorKeys != "" {
@@ -180,24 +219,27 @@ func New(cfg Config) (*Server, error) {
 	opts := []ssh.Option{
 		wish.WithAddress(cfg.Listen),
 		wish.WithHostKeyPath(cfg.HostKey),
-		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithPublicKeyAuth(s.allowKey),
+		wish.WithBannerHandler(s.banner),
 		ssh.WrapConn(s.admit),
-		wish.WithMiddleware(func(ssh.Handler) ssh.Handler { return s.handle }),
+		wish.WithMiddleware(s.middleware()...),
 	}
 	if cfg.AllowNames {
-		opts = append(opts, wish.WithKeyboardInteractiveAuth(askName))
+		opts = append(opts, wish.WithKeyboardInteractiveAuth(s.askName))
 	}
 	srv, err := wish.NewServer(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("ssh server: %w", err)
 	}
 	// No shell, exec, subsystem (sftp), port or agent forwarding: the
-	// session handler runs the tutorial and nothing else, and the
-	// forwarding callbacks are left nil, which denies them.
+	// session handler runs the tutorial and nothing else, the forwarding
+	// callbacks are left nil, which denies them, and session channels go
+	// through sessionChannel (one per connection, no agent).
 	srv.SubsystemHandlers = nil
 	srv.LocalPortForwardingCallback = nil
 	srv.ReversePortForwardingCallback = nil
-	srv.HandshakeTimeout = 30 * time.Second
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.sessionChannel}
+	srv.HandshakeTimeout = handshakeTimeout
 	s.ssh = srv
 	return s, nil
 }
@@ -213,11 +255,16 @@ func (s *Server) LogLimits() {
 	c := s.cfg
 	s.cfg.Log.Info("limits",
 		"max_sessions", c.MaxSessions,
+		"max_per_key", c.MaxPerKey,
+		"max_per_address", c.MaxPerAddress,
+		"sessions_per_connection", 1,
 		"idle_timeout", c.IdleTimeout.String(),
 		"attempts_per_minute_per_address", c.AttemptsPerMinute,
 		"attempt_burst", c.AttemptBurst,
+		"window_max", fmt.Sprintf("%dx%d", chrome.MaxWidth, chrome.MaxHeight),
 		"explore_max_schedules", c.Explore.MaxSchedules,
 		"explore_timeout", c.Explore.Timeout.String(),
+		"explore_memory_mib", c.Explore.MaxMemory>>20,
 		"parallel_explores", c.ParallelExplores,
 		"live", liveWord(c.AllowLive),
 		"names", strconv.FormatBool(c.AllowNames),

@@ -271,6 +271,7 @@ func TestOnlyTheTutorial(t *testing.T) {
 	if err := s.RequestSubsystem("sftp"); err == nil {
 		t.Fatal("the sftp subsystem was granted")
 	}
+	s.Close() // as sftp does when refused: a connection has one session at a time
 	if _, err := c.Dial("tcp", srv.addr); err == nil {
 		t.Fatal("port forwarding was granted")
 	}

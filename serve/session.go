@@ -11,77 +11,38 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
-	"charm.land/wish/v2"
+	"charm.land/wish/v2/bubbletea"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/conflictlab/conflictlab/live"
 	"github.com/conflictlab/conflictlab/live/replay"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui"
+	"github.com/conflictlab/conflictlab/ui/chrome"
 	"github.com/conflictlab/conflictlab/ui/room"
 	"github.com/conflictlab/conflictlab/userfile"
 )
 
-// handle runs one SSH session: the tutorial for an attendee, the room
-// view for an instructor, and nothing else (no command, no shell).
-func (s *Server) handle(sess ssh.Session) {
-	log := s.cfg.Log.With("addr", sess.RemoteAddr().String(), "user", sess.User())
-	if len(sess.Command()) > 0 || sess.Subsystem() != "" {
-		log.Warn("refused: a command or subsystem was asked", "command", strings.Join(sess.Command(), " "), "subsystem", sess.Subsystem())
-		wish.Fatalln(sess, "conflictlab serve runs the tutorial and nothing else: connect with ssh -p PORT HOST, with no command.")
-		return
-	}
-	pty, windows, ok := sess.Pty()
-	if !ok {
-		wish.Fatalln(sess, "the tutorial needs a terminal: connect with ssh -t -p PORT HOST.")
-		return
-	}
-	who, ok := attendeeOf(sess)
-	if !ok {
-		wish.Fatalln(sess, "no key and no name: connect with an SSH key.")
-		return
-	}
-	release, ok := s.takeSlot()
-	if !ok {
-		log.Warn("refused: the room is full", "max_sessions", s.cfg.MaxSessions)
-		s.room.count(func(st *Stats) { st.RefusedFull++ })
-		wish.Fatalln(sess, fmt.Sprintf("the room is full (%d sessions): try again in a minute, or ask the instructor.", s.cfg.MaxSessions))
-		return
-	}
-	defer release()
-	s.wg.Add(1)
-	defer s.wg.Done()
-
-	env := append(sess.Environ(), "TERM="+pty.Term)
-	ctx, cancel := context.WithCancel(sess.Context())
-	defer cancel()
-	go func() {
-		select {
-		case <-s.ctx.Done():
-			cancel()
-		case <-ctx.Done():
+// tutorial runs an attendee's session: their tutorial, until they quit,
+// the connection drops, the idle timeout or the server's shutdown. An
+// instructor's session goes on to the room view.
+//
+// The tutorial is not a Bubble Tea program the bubbletea middleware can
+// run: ui.Session saves the progress from the program's final model,
+// which the middleware does not hand back. So the resizes are forwarded
+// here, as the middleware forwards them.
+func (s *Server) tutorial(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if s.isInstructor(sess) {
+			s.instructorSession(sess, next)
+			return
 		}
-	}()
-	in := newIdleInput(sess, s.cfg.Clock)
-
-	var send func(tea.Msg)
-	var run func() error
-	var leave func()
-	if s.isInstructor(sess) {
-		log.Info("instructor connected", "key", who.Fingerprint)
-		id := s.room.joinLeader(who)
-		screen := room.NewScreen(environ(env, "NO_COLOR") != "", func(a room.Action) {
-			n := s.room.broadcast(announcement(a, s.room))
-			log.Info("instructor action", "lesson", a.Lesson, "quiz", a.Quiz, "sessions", n)
-		})
-		p := tea.NewProgram(screen, tea.WithInput(in), tea.WithOutput(sess), tea.WithContext(ctx),
-			tea.WithEnvironment(env), tea.WithWindowSize(pty.Window.Width, pty.Window.Height),
-			tea.WithColorProfile(colorprofile.Env(env)), tea.WithoutSignalHandler())
-		stop := s.room.watch(p.Send)
-		send = p.Send
-		run = func() error { _, err := p.Run(); return err }
-		leave = func() { stop(); s.room.leave(id) }
-	} else {
+		who, log := attendeeIn(sess), s.logger(sess)
+		pty, windows, _ := sess.Pty()
+		env := append(sess.Environ(), "TERM="+pty.Term)
+		ctx, cancel := s.sessionContext(sess)
+		defer cancel()
+		in := newIdleInput(newInputGuard(ctx, sess), s.cfg.Clock)
 		path := s.progressPath(who)
 		if err := s.remember(who); err != nil {
 			log.Error("attendee folder", "err", err)
@@ -90,8 +51,9 @@ func (s *Server) handle(sess ssh.Session) {
 		var id int
 		sessUI := ui.NewSession(ui.Options{
 			// Nothing of the server's environment: the client's, for
-			// NO_COLOR and the terminal's type.
-			In: in, Out: sess, Context: ctx,
+			// NO_COLOR and the terminal's type. The input is decoded here
+			// (decodeInput says why).
+			In: noInput{ctx}, Out: sess, Context: ctx,
 			Environ: env, Width: pty.Window.Width, Height: pty.Window.Height,
 			Profile:      colorprofile.Env(env),
 			Pack:         s.cfg.Pack,
@@ -107,42 +69,159 @@ func (s *Server) handle(sess ssh.Session) {
 			Observe:         func(a ui.Activity) { s.room.observe(id, a) },
 		})
 		id = s.room.join(who, loaded, sessUI.Send)
-		log.Info("attendee connected", "attendee", who.ID, "name", who.Name, "session", id)
-		send, run = sessUI.Send, sessUI.Run
-		leave = func() { s.room.leave(id) }
+		defer s.room.leave(id)
+		log.Info("attendee connected", "attendee", who.ID, "name", who.Name, "session", id,
+			"width", pty.Window.Width, "height", pty.Window.Height)
+		go s.guard("resizes", func() { forwardResizes(ctx, windows, sessUI.Send) })
+		go s.guard("input", func() { decodeInput(ctx, in, pty.Term, sessUI.Send) })
+		go s.guard("idle timeout", func() { s.endWhenIdle(ctx, cancel, sess, in, who) })
+		err := sessUI.Run()
+		if err != nil && ctx.Err() == nil {
+			log.Error("session ended with an error", "err", err, "attendee", who.ID)
+		}
+		log.Info("session ended", "attendee", who.ID)
+		_ = sess.Exit(0)
 	}
-	defer leave()
+}
 
-	// Resizes reach the program as window sizes; a session idle past the
-	// timeout is ended (its progress saved like on q).
-	go func() {
-		idle := time.NewTimer(s.cfg.IdleTimeout)
-		defer idle.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case w := <-windows:
-				send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-			case <-idle.C:
-				if d := in.idleFor(); d < s.cfg.IdleTimeout {
-					idle.Reset(s.cfg.IdleTimeout - d)
-					continue
-				}
-				log.Info("session ended: idle", "idle_timeout", s.cfg.IdleTimeout.String(), "attendee", who.ID)
-				s.room.count(func(st *Stats) { st.IdleEnded++ })
-				fmt.Fprintf(sess.Stderr(), "\r\nconflictlab: no key for %s: session ended, progress saved.\r\n", s.cfg.IdleTimeout)
-				cancel()
+// resizeEvery is the least time between two resizes given to a session's
+// program: a window dragged by its edge sends a few dozen a second, each
+// of which lays the screen out again; a client can send thousands.
+const resizeEvery = 50 * time.Millisecond
+
+// forwardResizes gives the program the window's sizes: the first at once,
+// then at most one per resizeEvery, the last of those that came meanwhile.
+func forwardResizes(ctx context.Context, windows <-chan ssh.Window, send func(tea.Msg)) {
+	var pending *ssh.Window
+	var next <-chan time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case w, ok := <-windows:
+			if !ok {
 				return
 			}
+			if next != nil {
+				pending = &w
+				continue
+			}
+			send(chrome.Resize{Width: w.Width, Height: w.Height})
+			next = time.After(resizeEvery)
+		case <-next:
+			next = nil
+			if pending != nil {
+				send(chrome.Resize{Width: pending.Width, Height: pending.Height})
+				pending, next = nil, time.After(resizeEvery)
+			}
 		}
-	}()
-	err := run()
-	if err != nil && ctx.Err() == nil {
-		log.Error("session ended with an error", "err", err, "attendee", who.ID)
 	}
-	log.Info("session ended", "attendee", who.ID)
-	_ = sess.Exit(0)
+}
+
+// sessionContext ends with the connection, the session's channel, the
+// server's shutdown, or cancel.
+func (s *Server) sessionContext(sess ssh.Session) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(sess.Context())
+	stop := context.AfterFunc(s.ctx, cancel)
+	if closed, ok := sess.Context().Value(channelClosedKey{}).(<-chan struct{}); ok {
+		go func() {
+			select {
+			case <-closed:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return ctx, func() { stop(); cancel() }
+}
+
+// endWhenIdle ends the session once it has sent no key for the idle
+// timeout (its progress is saved, as on q).
+func (s *Server) endWhenIdle(ctx context.Context, cancel func(), sess ssh.Session, in *idleInput, who Attendee) {
+	idle := time.NewTimer(s.cfg.IdleTimeout)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-idle.C:
+			if d := in.idleFor(); d < s.cfg.IdleTimeout {
+				idle.Reset(s.cfg.IdleTimeout - d)
+				continue
+			}
+			s.logger(sess).Info("session ended: idle", "idle_timeout", s.cfg.IdleTimeout.String(), "attendee", who.ID)
+			s.room.count(func(st *Stats) { st.IdleEnded++ })
+			fmt.Fprintf(sess.Stderr(), "\r\nconflictlab: no key for %s: session ended, progress saved.\r\n", s.cfg.IdleTimeout)
+			cancel()
+			return
+		}
+	}
+}
+
+// instructorSession holds an instructor's place in the room around the
+// room view, which the bubbletea middleware runs (roomProgram).
+func (s *Server) instructorSession(sess ssh.Session, next ssh.Handler) {
+	who := attendeeIn(sess)
+	s.logger(sess).Info("instructor connected", "key", who.Fingerprint)
+	id := s.room.joinLeader(who)
+	defer s.room.leave(id)
+	ctx, cancel := s.sessionContext(sess)
+	defer cancel()
+	in := newIdleInput(newInputGuard(ctx, sess), s.cfg.Clock)
+	go s.guard("idle timeout", func() { s.endWhenIdle(ctx, cancel, sess, in, who) })
+	h := &roomHold{ctx: ctx, in: in}
+	sess.Context().SetValue(roomKey{}, h)
+	next(sess)
+	if h.stop != nil {
+		h.stop()
+	}
+}
+
+// roomHold is what instructorSession gives roomProgram: the session's
+// context and input, and back the end of the room's updates.
+type roomHold struct {
+	ctx  context.Context
+	in   *idleInput
+	stop func()
+}
+
+type roomKey struct{}
+
+// roomProgram is the bubbletea middleware's program for an instructor's
+// session (nil for anyone else): the room view, its window bounded as
+// the tutorial's is, fed a snapshot of the room after every change. The
+// middleware forwards resizes as tea.WindowSizeMsg, which Bubble Tea
+// drops past 4096 a side: the view then keeps its last size (bounded),
+// without the notice an attendee gets.
+func (s *Server) roomProgram(sess ssh.Session) *tea.Program {
+	h, ok := sess.Context().Value(roomKey{}).(*roomHold)
+	if !ok || !s.isInstructor(sess) {
+		return nil
+	}
+	log := s.logger(sess)
+	pty, _, _ := sess.Pty()
+	env := append(sess.Environ(), "TERM="+pty.Term)
+	screen := room.NewScreen(environ(env, "NO_COLOR") != "", func(a room.Action) {
+		n := s.room.broadcast(announcement(a, s.room))
+		log.Info("instructor action", "lesson", a.Lesson, "quiz", a.Quiz, "sessions", n)
+	})
+	// A suspend over SSH would stop the server: the middleware's filter
+	// turns it into a resume, and runs after the bound.
+	model, bound := chrome.Bound(screen, pty.Window.Width, pty.Window.Height, func(_ tea.Model, msg tea.Msg) tea.Msg {
+		if _, ok := msg.(tea.SuspendMsg); ok {
+			return tea.ResumeMsg{}
+		}
+		return msg
+	})
+	opts := append(bubbletea.MakeOptions(sess), tea.WithInput(noInput{h.ctx}),
+		tea.WithEnvironment(env), tea.WithColorProfile(colorprofile.Env(env)), tea.WithoutSignalHandler())
+	p := tea.NewProgram(model, append(opts, bound...)...)
+	// The idle timeout and the server's shutdown end the view as q does
+	// (the middleware itself quits it when the connection ends).
+	unwatch, unquit := s.room.watch(p.Send), context.AfterFunc(h.ctx, p.Quit)
+	h.stop = func() { unwatch(); unquit() }
+	go s.guard("input", func() { decodeInput(h.ctx, h.in, pty.Term, p.Send) })
+	return p
 }
 
 // announcement is the message an instructor's action sends to the room.
@@ -162,6 +241,7 @@ func announcement(a room.Action, r *Room) ui.Announce {
 func (s *Server) sandboxEnv() ui.SandboxEnv {
 	b := s.cfg.Explore
 	b.Acquire = s.acquireExplore
+	b.Lift = "the workshop's server sets it: conflictlab serve --explore-timeout, --explore-memory"
 	return ui.SandboxEnv{Explore: b, NoFiles: true}
 }
 

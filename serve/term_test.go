@@ -59,6 +59,13 @@ type testServer struct {
 // folder unless set) until the test ends.
 func startServer(t testing.TB, cfg Config) *testServer {
 	t.Helper()
+	return startServerWith(t, cfg, nil)
+}
+
+// startServerWith is startServer with change applied to the server
+// before it listens.
+func startServerWith(t testing.TB, cfg Config, change func(*Server)) *testServer {
+	t.Helper()
 	if cfg.State == "" {
 		cfg.State = t.TempDir()
 	}
@@ -70,6 +77,9 @@ func startServer(t testing.TB, cfg Config) *testServer {
 	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if change != nil {
+		change(srv)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -37,6 +37,17 @@ func TestEscape(t *testing.T) {
 		{"\u0085nel", `\u0085nel`},
 		{"lone \x9b byte", "lone \uFFFD byte"},
 		{"cut \xe2\x82", "cut \uFFFD\uFFFD"},
+		// Bidirectional controls and invisible format characters.
+		{"cm-\u202eabc", `cm-\u202eabc`},
+		{"a\u200fb\u200ec\u061cd", `a\u200fb\u200ec\u061cd`},
+		{"\u2066iso\u2069\u202a\u202c", `\u2066iso\u2069\u202a\u202c`},
+		{"zero\u200bwidth\u200c\u200d\u2060\ufeff", `zero\u200bwidth\u200c\u200d\u2060\ufeff`},
+		{"soft\u00adhyphen", `soft\u00adhyphen`},
+		{"tag\U000e0041", `tag\ue0041`},
+		{"line\u2028para\u2029", `line\u2028para\u2029`},
+		{"blank\u3164\u115f", `blank\u3164\u115f`},
+		// What frames are made of stays as it is.
+		{"│ ─ ┌┐└┘ ▶ • … ✓ ✗ ⚠ ↪ › ‹ “q” — –\u00a0", "│ ─ ┌┐└┘ ▶ • … ✓ ✗ ⚠ ↪ › ‹ “q” — –\u00a0"},
 	} {
 		if got := Escape(tc.in); got != tc.want {
 			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.want)
@@ -48,6 +59,27 @@ func TestEscape(t *testing.T) {
 	}
 	if !Clean(got) || Clean(hostile) {
 		t.Errorf("Clean: escaped %v, hostile %v; want true, false", Clean(got), Clean(hostile))
+	}
+}
+
+// TestInvisibleEverywhere: a right-to-left override in a name is escaped
+// on every path to the terminal: Escape, Clean, the escaping Writer and a
+// styled frame.
+func TestInvisibleEverywhere(t *testing.T) {
+	name := "cm-\u202eevil\u200b"
+	if Clean(name) {
+		t.Fatal("Clean passes a right-to-left override")
+	}
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	w.Write([]byte("scenario " + name[:4]))
+	w.Write([]byte(name[4:] + "\n"))
+	w.Flush()
+	if got := b.String(); got != "scenario cm-\\u202eevil\\u200b\n" {
+		t.Fatalf("the writer printed %q", got)
+	}
+	if got := Styled("\x1b[1m" + name + "\x1b[0m"); got != "\x1b[1mcm-\\u202eevil\\u200b\x1b[0m" {
+		t.Fatalf("Styled: %q", got)
 	}
 }
 

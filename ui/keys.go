@@ -33,7 +33,9 @@ func DefaultGlobalKeys() GlobalKeys {
 func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	m.note = ""
 	if m.pack == nil && !m.failed && msg.String() != "ctrl+c" {
-		m.pending = append(m.pending, msg)
+		if len(m.pending) < maxPendingKeys {
+			m.pending = append(m.pending, msg)
+		}
 		return m, nil
 	}
 	var cmd tea.Cmd

@@ -8,6 +8,11 @@ import (
 
 var teaPkg = reflect.TypeOf(tea.QuitMsg{}).PkgPath()
 
+// maxPendingKeys bounds the keys kept while the course loads: a person
+// types a few ahead; a paste of a megabyte into a fresh SSH session would
+// otherwise be held, a million keys, until the course is there.
+const maxPendingKeys = 256
+
 // replayPending delivers the keys pressed while the course was loading,
 // in the order they were pressed, now that there is a screen to take
 // them; first is the command the load itself started.

@@ -83,3 +83,17 @@ func TestQuitTypedWhileLoading(t *testing.T) {
 		t.Fatal("q pressed while loading, then down: the program did not quit")
 	}
 }
+
+// TestPendingKeysBounded: a paste while the course loads keeps at most
+// maxPendingKeys keys (a megabyte pasted into a fresh SSH session held a
+// million, 100 MiB).
+func TestPendingKeysBounded(t *testing.T) {
+	m := New(testConfig(t))
+	var next tea.Model = m
+	for range 10 * maxPendingKeys {
+		next, _ = next.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	}
+	if n := len(next.(Model).pending); n != maxPendingKeys {
+		t.Fatalf("%d keys kept while loading", n)
+	}
+}

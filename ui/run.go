@@ -13,12 +13,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/quiz"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/termsafe"
+	"github.com/conflictlab/conflictlab/ui/chrome"
 	"github.com/conflictlab/conflictlab/ui/player"
 	"github.com/conflictlab/conflictlab/ui/raceview"
 	"github.com/conflictlab/conflictlab/ui/sandbox"
@@ -68,7 +70,9 @@ type Options struct {
 	// client chooses it.
 	Environ []string
 	// Width and Height are the window's size when it is known before the
-	// first frame (an SSH pty request); 0 asks the terminal.
+	// first frame (an SSH pty request); 0 asks the terminal. Whatever the
+	// terminal offers, the screens are drawn at most chrome.MaxWidth ×
+	// chrome.MaxHeight (chrome.Bound), the first size and every resize.
 	Width, Height int
 	// Profile forces the colour profile (colorprofile.Unknown: detect it
 	// from Out and the environment).
@@ -161,26 +165,45 @@ func Run(o Options) error { return NewSession(o).Run() }
 type Session struct {
 	o    Options
 	prog *tea.Program
+	// tty is the terminal whose size the session reads itself (nil: an
+	// SSH session's, sent as messages, or Bubble Tea's own).
+	tty            term.File
+	startW, startH int
 }
 
 // NewSession builds the program for o; Run runs it.
 func NewSession(o Options) *Session {
 	app := New(o)
+	s := &Session{o: o, startW: o.Width, startH: o.Height}
 	opts := []tea.ProgramOption{}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))
 	}
-	if o.Out != nil {
-		opts = append(opts, tea.WithOutput(o.Out))
+	out := o.Out
+	if f, ok := out.(term.File); ok && o.Width == 0 && o.Height == 0 && readsOwnSize && term.IsTerminal(f.Fd()) {
+		// Bubble Tea sizes its renderer from the terminal before any
+		// message could bound it: the session reads the size itself and
+		// hands the program only writes (watchResize sends the resizes).
+		if w, h, err := term.GetSize(f.Fd()); err == nil {
+			s.startW, s.startH = w, h
+		}
+		s.tty, out = f, writeOnly{f}
+		if o.Profile == colorprofile.Unknown && !app.noColor {
+			env := o.Environ
+			if env == nil {
+				env = os.Environ() // what Bubble Tea reads when it detects
+			}
+			opts = append(opts, tea.WithColorProfile(colorprofile.Detect(f, env)))
+		}
+	}
+	if out != nil {
+		opts = append(opts, tea.WithOutput(out))
 	}
 	if o.Context != nil {
 		opts = append(opts, tea.WithContext(o.Context))
 	}
 	if o.Environ != nil {
 		opts = append(opts, tea.WithEnvironment(o.Environ))
-	}
-	if o.Width > 0 && o.Height > 0 {
-		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
 	}
 	switch {
 	case app.noColor:
@@ -197,8 +220,17 @@ func NewSession(o Options) *Session {
 	// does, the terminal given back and the progress saved (signals.go);
 	// a server's sessions leave the signals to the server.
 	opts = append(opts, tea.WithoutSignalHandler())
-	return &Session{o: o, prog: tea.NewProgram(app, opts...)}
+	model, bound := chrome.Bound(app, s.startW, s.startH)
+	s.prog = tea.NewProgram(model, append(opts, bound...)...)
+	return s
 }
+
+// writeOnly is a terminal as a plain writer: Bubble Tea then takes the
+// window's size from the session (tea.WithWindowSize and messages), not
+// from the terminal.
+type writeOnly struct{ w io.Writer }
+
+func (w writeOnly) Write(p []byte) (int, error) { return w.w.Write(p) }
 
 // Send gives the program a message (an Announce, a window size); it
 // waits until the program takes it, or has ended.
@@ -222,13 +254,18 @@ func (s *Session) Run() error {
 	} else if caught != nil {
 		signal.Stop(caught)
 	}
+	if s.tty != nil {
+		defer watchResize(s.prog, s.tty, s.startW, s.startH)()
+	}
 	final, err := s.prog.Run()
+	final = chrome.Inner(final)
 	if errors.Is(err, tea.ErrProgramKilled) && o.Context != nil && o.Context.Err() != nil {
 		// Ended from outside (the connection closed): what it holds is
 		// still saved below.
 		err = nil
 	}
-	if serr := saveOnExit(final); serr != nil && o.Out != nil {
+	serr := saveOnExit(final)
+	if serr != nil && o.Out != nil {
 		fmt.Fprintf(o.Out, "conflictlab: progress not saved: %s\r\n", termsafe.Escape(serr.Error()))
 	}
 	for _, said := range leaveOnExit(final) {
@@ -244,6 +281,11 @@ func (s *Session) Run() error {
 			fmt.Fprint(o.Out, termsafe.Escape(said))
 		}
 	}
+	if serr != nil {
+		// Lost answers outrank the way the program ended: a script that
+		// reads only the exit code learns they were not saved.
+		return &NotSavedError{Err: serr}
+	}
 	if ended != nil {
 		if sig := ended.signal(); sig != nil {
 			return &SignalError{Signal: sig}
@@ -251,6 +293,14 @@ func (s *Session) Run() error {
 	}
 	return err
 }
+
+// NotSavedError is Run's answer when the progress could not be saved as
+// the program ended (already said on the terminal).
+type NotSavedError struct{ Err error }
+
+func (e *NotSavedError) Error() string { return "progress not saved: " + e.Err.Error() }
+
+func (e *NotSavedError) Unwrap() error { return e.Err }
 
 // environ is Getenv over a KEY=VALUE list (the last one wins, as in a
 // process's environment).

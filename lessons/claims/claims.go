@@ -6,13 +6,11 @@
 package claims
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/controller"
-	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
 	"github.com/conflictlab/conflictlab/sim/report"
 	"github.com/conflictlab/conflictlab/sim/scenario"
@@ -175,7 +173,7 @@ func Check(c lessons.Claim, o *race.Outcome, scenarioOf func() (*scenario.Scenar
 		if err != nil {
 			return err
 		}
-		r, err := explore.Explore(context.Background(), sc, explore.Options{})
+		r, err := exploreClaim(sc)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package controller
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
@@ -184,6 +185,11 @@ func (m Mutation) Apply(obj map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("increment %s: %w", m.Path, err)
 		}
+		if (m.By > 0 && n > math.MaxInt64-m.By) || (m.By < 0 && n < math.MinInt64-m.By) {
+			// A 64-bit counter would wrap to the other end: stop, as a
+			// value that is not a number does.
+			return fmt.Errorf("increment %s: %d + %d does not fit in a 64-bit integer", m.Path, n, m.By)
+		}
 		if asString || (cur == nil && m.Path.segs[0].key == "data") {
 			return m.Path.Set(obj, strconv.FormatInt(n+m.By, 10))
 		}
@@ -245,6 +251,9 @@ func counterValue(v any) (n int64, asString bool, err error) {
 	case int64:
 		return c, false, nil
 	case float64:
+		if c >= math.MaxInt64 || c < math.MinInt64 {
+			return 0, false, fmt.Errorf("%v does not fit in a 64-bit integer", c)
+		}
 		return int64(c), false, nil
 	case string:
 		if c == "" {

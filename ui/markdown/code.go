@@ -24,17 +24,15 @@ func Code(src, style string, width int) string {
 		width = 8
 	}
 	k := key{"code:" + style, width, src}
-	mu.Lock()
-	defer mu.Unlock()
-	if out, ok := cache[k]; ok {
+	if out, ok := rendered.get(k); ok {
 		return out
 	}
 	res := code(src, style, width)
-	remember(k, res)
+	rendered.put(k, res)
 	return res
 }
 
-// code is Code without the cache (the caller holds mu).
+// code is Code without the cache.
 func code(src, style string, width int) string {
 	lines := highlight(strings.ReplaceAll(strings.TrimRight(src, "\n"), "\t", strings.Repeat(" ", TabWidth)), style)
 	var out []string

@@ -149,8 +149,6 @@ func TestProseMatchesGlamour(t *testing.T) {
 	if len(texts) < 400 {
 		t.Fatalf("only %d texts: the course was not read", len(texts))
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	compared, bad := 0, 0
 	for _, style := range []string{"dark", "light", NoColor} {
 		for _, w := range []int{24, 61, 100} {

@@ -18,35 +18,74 @@ type key struct {
 	text  string
 }
 
-var (
-	mu    sync.Mutex
-	cache = map[key]string{}
-)
+// rendered is what Render and Code have drawn, shared by every program
+// of the process (a workshop server's sessions draw the same course at
+// the same few widths): a read finds an entry under a read lock, and a
+// text is rendered with no lock held, so sessions never wait for one
+// another's rendering — two that miss the same entry at once both
+// render it, and one result is kept.
+var rendered = newCache(cacheLimit)
 
-// cacheLimit bounds the cache: every width a window is resized through
-// renders every text again, so an unbounded cache grows for as long as the
-// learner drags the window's edge. A course's texts at a couple of widths
-// fit well under it; past it the cache starts over (the caller holds mu).
-const cacheLimit = 2048
+// cacheLimit bounds each of the cache's two generations, in bytes (text
+// and rendering): every width a window is resized through renders every
+// text again, so an unbounded cache grows for as long as the learner
+// drags the window's edge — or, on a workshop server, a client sends
+// resizes. A course's texts at a couple of widths fit well under it.
+const cacheLimit = 4 << 20
 
-func remember(k key, out string) {
-	if len(cache) >= cacheLimit {
-		clear(cache)
+// cache keeps two generations: when the newer is full it becomes the
+// older and the older is dropped, so what is drawn on every frame stays
+// (a hit in the older moves it to the newer) and the rest ages out.
+type cache struct {
+	mu       sync.RWMutex
+	cur, old map[key]string
+	size     int // bytes in cur
+	limit    int
+}
+
+func newCache(limit int) *cache {
+	return &cache{cur: map[key]string{}, old: map[key]string{}, limit: limit}
+}
+
+func (c *cache) get(k key) (string, bool) {
+	c.mu.RLock()
+	out, ok := c.cur[k]
+	older := false
+	if !ok {
+		out, ok = c.old[k]
+		older = ok
 	}
-	cache[k] = out
+	c.mu.RUnlock()
+	if older {
+		c.put(k, out)
+	}
+	return out, ok
+}
+
+func (c *cache) put(k key, out string) {
+	n := len(k.text) + len(k.style) + len(out)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.cur[k]; ok {
+		return
+	}
+	if c.size+n > c.limit {
+		c.old, c.cur, c.size = c.cur, map[key]string{}, 0
+	}
+	c.cur[k] = out
+	c.size += n
 }
 
 // Render renders Markdown to width columns in the named style ("dark",
 // "light" or "notty", glamour's names). There are no document margins
-// (the panes draw their own) and no blank lines around the document.
+// (the panes draw their own) and no blank lines around the document. It
+// is safe to call from many goroutines.
 func Render(text, style string, width int) string {
 	if width < 4 {
 		width = 4
 	}
 	k := key{style, width, text}
-	mu.Lock()
-	defer mu.Unlock()
-	if out, ok := cache[k]; ok {
+	if out, ok := rendered.get(k); ok {
 		return out
 	}
 	out, err := renderDoc(text, style, width, prose)
@@ -54,7 +93,7 @@ func Render(text, style string, width int) string {
 		out = layout.Wrap(strings.TrimSpace(text), width)
 	}
 	out = layout.Width(out, width)
-	remember(k, out)
+	rendered.put(k, out)
 	return out
 }
 

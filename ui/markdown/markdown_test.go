@@ -1,10 +1,14 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"github.com/conflictlab/conflictlab/ui/layout"
 )
 
 func plainLines(s string) []string {
@@ -83,15 +87,67 @@ func TestGoCodeBlocksContinueWithAMark(t *testing.T) {
 	}
 }
 
-// Resizing through every width never grows the cache past its bound (what
-// Render and Code store goes through remember).
+// Resizing through every width never grows the cache past its bound:
+// two generations of cacheLimit bytes; what is drawn on every frame
+// stays.
 func TestCacheIsBounded(t *testing.T) {
-	mu.Lock()
-	defer mu.Unlock()
-	for w := 0; w < 3*cacheLimit; w++ {
-		remember(key{"notty", w, "text"}, "out")
-		if len(cache) > cacheLimit {
-			t.Fatalf("%d entries after %d widths, limit %d", len(cache), w+1, cacheLimit)
+	const limit = 16 << 10
+	c := newCache(limit)
+	hot := key{"notty", 80, "drawn on every frame"}
+	c.put(hot, "hot")
+	rendering := strings.Repeat("x", 1000)
+	for w := 0; w < 3*limit/1000; w++ {
+		c.put(key{"notty", w, "text"}, rendering)
+		total := 0
+		for _, m := range []map[key]string{c.cur, c.old} {
+			for k, v := range m {
+				total += len(k.text) + len(k.style) + len(v)
+			}
 		}
+		if total > 2*limit {
+			t.Fatalf("%d bytes after %d widths, limit 2×%d", total, w+1, limit)
+		}
+		if _, ok := c.get(hot); !ok {
+			t.Fatalf("the text drawn on every frame was dropped after %d widths", w+1)
+		}
+	}
+}
+
+// TestRenderConcurrently: sessions render at once, with no lock held
+// while they render (the server's programs share the cache); every
+// result is the one a lone render gives. .ci/run runs it under -race.
+func TestRenderConcurrently(t *testing.T) {
+	texts := []string{"Some **bold** text and `code` in a paragraph that wraps at the width.",
+		"- a list\n- of items\n\n> a quote", "## A heading\n\nAnd prose after it."}
+	want := map[key]string{}
+	for _, text := range texts {
+		for _, w := range []int{30, 61, 97} {
+			out, _ := renderDoc(text, "dark", w, prose)
+			want[key{"dark", w, text}] = layout.Width(out, w)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				text, w := texts[(g+i)%len(texts)], []int{30, 61, 97}[(g*7+i)%3]
+				if got := Render(text, "dark", w); got != want[key{"dark", w, text}] {
+					errs <- fmt.Sprintf("goroutine %d: width %d:\n%q\nwant\n%q", g, w, got, want[key{"dark", w, text}])
+					return
+				}
+				if got := Code("func f() {\n\treturn\n}", "dark", w); !strings.Contains(xansi.Strip(got), "return") {
+					errs <- fmt.Sprintf("code: %q", got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"charm.land/lipgloss/v2"
 	"github.com/yuin/goldmark/ast"
@@ -33,21 +34,21 @@ func prose(src, style string, width int) (string, error) {
 		cfg = proseStyles[NoColor]
 	}
 	source := []byte(src)
-	if mdParser == nil {
-		mdParser = parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
-			parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(textBreaks{}, 999))...),
-			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
-	}
-	doc := mdParser.Parse(text.NewReader(source))
+	doc := mdParser().Parse(text.NewReader(source))
 	r := &proseRenderer{cfg: cfg, width: width, source: source}
 	var out bytes.Buffer
 	r.walk(&out, doc)
 	return trimRight(trimBlankEdges(out.String())), nil
 }
 
-// mdParser is goldmark's CommonMark parser, made at the first Render
-// (the caller holds mu).
-var mdParser parser.Parser
+// mdParser is goldmark's CommonMark parser, made at the first Render.
+// goldmark's parser is safe for concurrent use (it sets itself up once,
+// and each Parse has its own context).
+var mdParser = sync.OnceValue(func() parser.Parser {
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(append(parser.DefaultInlineParsers(), util.Prioritized(textBreaks{}, 999))...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+})
 
 // textBreaks stands in for GFM's linkify, which glamour's parser has: at
 // each of its trigger characters goldmark ends the run of text, so a line

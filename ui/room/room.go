@@ -25,8 +25,12 @@ type Snapshot struct {
 	// Seed is the room's quiz seed ("" when none was given).
 	Seed string
 	// Attendees are everyone who connected since the server started,
-	// connected first.
+	// connected first: at most MaxAttendees of them (Online and Seen
+	// count them all).
 	Attendees []Attendee
+	// Online and Seen count the attendees connected now and since the
+	// server started (0 and 0: count Attendees).
+	Online, Seen int
 	// Missed are the question steps answered wrong most often, worst
 	// first.
 	Missed []Missed
@@ -60,6 +64,16 @@ type Missed struct {
 	// Choices are the wrong answers chosen, most chosen first.
 	Choices []Choice
 }
+
+// The bounds of a snapshot: a room of thousands, or attendee data made
+// to be large, stays a view the instructor can read and a snapshot the
+// server can build after every change.
+const (
+	// MaxAttendees is how many attendees a snapshot lists.
+	MaxAttendees = 1000
+	// MaxChoices is how many wrong answers a missed question lists.
+	MaxChoices = 5
+)
 
 // Choice is a wrong answer and how many chose it.
 type Choice struct {
@@ -205,16 +219,22 @@ func (m Model) FullHelp() [][]key.Binding {
 // View draws the room in w×h.
 func (m Model) View() string {
 	st, w := m.st, max(20, m.w)
-	var online int
-	for _, a := range m.snap.Attendees {
-		if a.Sessions > 0 {
-			online++
+	online, seen := m.snap.Online, m.snap.Seen
+	if online == 0 && seen == 0 {
+		for _, a := range m.snap.Attendees {
+			if a.Sessions > 0 {
+				online++
+			}
 		}
+		seen = len(m.snap.Attendees)
 	}
 	var top []string
-	head := fmt.Sprintf("%d connected · %d seen", online, len(m.snap.Attendees))
+	head := fmt.Sprintf("%d connected · %d seen", online, seen)
+	if n := len(m.snap.Attendees); n < seen {
+		head += fmt.Sprintf(" · %d listed", n)
+	}
 	if m.snap.Seed != "" {
-		head += " · quiz seed " + m.snap.Seed
+		head += " · quiz seed " + trunc(m.snap.Seed, 24)
 	}
 	top = append(top, st.Heading.Render("Attendees")+"  "+st.Faint.Render(head))
 	top = append(top, st.Faint.Render(layout.Pad(fmt.Sprintf("  %-22s %-26s %9s %5s %6s", "who", "where", "first try", "done", "quiz"), w)))
@@ -223,7 +243,7 @@ func (m Model) View() string {
 	var bottom []string
 	bottom = append(bottom, m.missedLines(w)...)
 	if m.snap.Limits != "" {
-		bottom = append(bottom, st.Warn.Render(layout.Truncate(styles.Warn+" "+m.snap.Limits, w)))
+		bottom = append(bottom, st.Warn.Render(trunc(styles.Warn+" "+m.snap.Limits, w)))
 	}
 	bottom = append(bottom, m.chooser(w))
 
@@ -244,7 +264,7 @@ func (m Model) View() string {
 		if a.Answered > 0 {
 			score = fmt.Sprintf("%d/%d", a.Right, a.Answered)
 		}
-		line := fmt.Sprintf(" %-22s %-26s %9s %5d %6s", trunc(a.Name, 22), trunc(a.Where, 26), score, a.LessonsDone, dash(a.Quiz))
+		line := fmt.Sprintf(" %-22s %-26s %9s %5d %6s", trunc(a.Name, 22), trunc(a.Where, 26), trunc(score, 9), a.LessonsDone, trunc(dash(a.Quiz), 6))
 		rows = append(rows, mark+layout.Truncate(line, w-1))
 	}
 	if len(m.snap.Attendees) == 0 {
@@ -266,10 +286,14 @@ func (m Model) missedLines(w int) []string {
 		if i == 3 {
 			break
 		}
-		lines = append(lines, layout.Truncate(fmt.Sprintf(" %s %s %s", st.Bad.Render(fmt.Sprintf("%d/%d wrong", ms.Wrong, ms.Answers)), styles.Bullet, ms.Where), w))
+		lines = append(lines, layout.Truncate(fmt.Sprintf(" %s %s %s", st.Bad.Render(fmt.Sprintf("%d/%d wrong", ms.Wrong, ms.Answers)), styles.Bullet, trunc(ms.Where, w)), w))
 		var picks []string
-		for _, c := range ms.Choices {
-			picks = append(picks, fmt.Sprintf("%d× %s", c.Count, c.Label))
+		for i, c := range ms.Choices {
+			if i == MaxChoices {
+				picks = append(picks, fmt.Sprintf("%d more", len(ms.Choices)-i))
+				break
+			}
+			picks = append(picks, fmt.Sprintf("%d× %s", c.Count, trunc(c.Label, 60)))
 		}
 		if len(picks) > 0 {
 			lines = append(lines, st.Faint.Render(layout.Truncate("   chose: "+strings.Join(picks, " · "), w)))
@@ -281,7 +305,7 @@ func (m Model) missedLines(w int) []string {
 func (m Model) chooser(w int) string {
 	st := m.st
 	if m.ask != nil {
-		return st.Warn.Render(layout.Truncate("Send "+m.describe(*m.ask)+"? y sends · n cancels", w))
+		return st.Warn.Render(layout.Truncate("Send "+trunc(m.describe(*m.ask), w)+"? y sends · n cancels", w))
 	}
 	if m.notice != "" {
 		return st.OK.Render(layout.Truncate(styles.OK+" "+m.notice, w))
@@ -291,10 +315,18 @@ func (m Model) chooser(w int) string {
 	}
 	l := m.snap.Lessons[m.lesson]
 	return layout.Truncate(st.Bold.Render("Send everyone to: ")+st.Accent.Render("‹ ")+
-		fmt.Sprintf("%d %s", m.lesson+1, termsafe.Escape(l.Title))+st.Accent.Render(" ›")+st.Faint.Render("  enter sends · Q opens the quiz for all"), w)
+		fmt.Sprintf("%d %s", m.lesson+1, trunc(l.Title, w))+st.Accent.Render(" ›")+st.Faint.Render("  enter sends · Q opens the quiz for all"), w)
 }
 
-func trunc(s string, n int) string { return layout.Truncate(termsafe.Escape(s), n) }
+// trunc is attendee or pack text as the view shows it: escaped (no
+// control or invisible character reaches the terminal), on one line, at
+// most n cells.
+func trunc(s string, n int) string {
+	if len(s) > 4*n+16 {
+		s = s[:4*n+16] // a cell takes at most 4 bytes: the rest is cut anyway
+	}
+	return layout.Truncate(strings.NewReplacer("\n", " ", "\t", " ").Replace(termsafe.Escape(s)), n)
+}
 
 func dash(s string) string {
 	if s == "" {

@@ -43,6 +43,13 @@ type ExploreBudget struct {
 	// Timeout cancels the search after this long (0: no limit); the tally
 	// then says it covers only what was explored.
 	Timeout time.Duration
+	// MaxMemory cancels the search once the process's heap has grown by
+	// this many bytes (0: no limit; package budget).
+	MaxMemory uint64
+	// Lift says how the person can lift the budget, in the notice shown
+	// when an exploration runs out of it ("the workshop's server sets
+	// it", "conflictlab --explore-timeout 5m lifts it").
+	Lift string
 	// Acquire, when set, is called before the search starts and waits for
 	// a turn (a server keeps a few searches running at once, not one per
 	// attendee); release gives the turn back. It fails when ctx ends first.

@@ -2,12 +2,17 @@ package sandbox
 
 import (
 	"context"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
@@ -56,9 +61,109 @@ func TestExploreTimeBudget(t *testing.T) {
 	if r := m.ex.result; r == nil || !r.Cancelled || r.Schedules >= 34650 {
 		t.Fatalf("after the time budget: %+v", r)
 	}
-	if v := ansi.Strip(m.View()); !strings.Contains(v, "the explorer stopped after 1ns") {
+	if v := ansi.Strip(m.View()); !strings.Contains(v, "the explorer stopped: it took longer than 1ns") {
 		t.Fatalf("the budget is not said:\n%s", v)
 	}
+}
+
+// explodeScenario is a race whose interleavings explode (issue 25).
+func explodeScenario(t *testing.T) *scenario.Scenario {
+	t.Helper()
+	const file = "../../testdata/hostile/explode.yaml"
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Parse(file, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// startExploring opens sc in a sandbox of env and presses e.
+func startExploring(t *testing.T, env Env, sc *scenario.Scenario) (Model, *exploreRun) {
+	t.Helper()
+	env.Clock = stopped.Clock
+	m := NewIn(env, styles.New(true, true), nil)
+	m.SetSize(100, 30)
+	if err := m.Open(sc, ""); err != nil {
+		t.Fatal(err)
+	}
+	m, _ = m.Update(uitest.Key("tab"))
+	m, _ = m.Update(uitest.Key("e"))
+	if m.ex.running == nil {
+		t.Fatalf("e did not start the explorer:\n%s", ansi.Strip(m.View()))
+	}
+	return m, m.ex.running
+}
+
+// finish takes the run's messages until it is over.
+func finish(m Model, run *exploreRun) Model {
+	for m.ex.running != nil {
+		m, _ = m.Update(run.wait()())
+	}
+	return m
+}
+
+// TestExploreMemoryBudget: a race whose interleavings explode is stopped
+// once the heap has grown by the budget, and the notice says so and how
+// to lift it.
+func TestExploreMemoryBudget(t *testing.T) {
+	m, run := startExploring(t, Env{Explore: ExploreBudget{MaxMemory: 16 << 20, Timeout: time.Minute,
+		Lift: "conflictlab --explore-memory 4GiB lifts it"}}, explodeScenario(t))
+	m = finish(m, run)
+	v := ansi.Strip(m.View())
+	if r := m.ex.result; r == nil || !r.Cancelled {
+		t.Fatalf("after the memory budget: %+v", r)
+	}
+	if !strings.Contains(v, "the explorer stopped: it needed more than 16MiB of memory") || !strings.Contains(v, "conflictlab --explore-memory 4GiB lifts it") {
+		t.Fatalf("the budget is not said:\n%s", v)
+	}
+}
+
+// TestMemoryBackAfterEsc: esc on an exploration that has taken 64 MiB
+// gives the memory back to the system.
+func TestMemoryBackAfterEsc(t *testing.T) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	before := residentKB(t)
+	m, run := startExploring(t, Env{}, explodeScenario(t))
+	deadline := time.Now().Add(time.Minute)
+	for residentKB(t) < before+64<<10 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the exploration never took 64 MiB (RSS %d KiB, was %d)", residentKB(t), before)
+		}
+		time.Sleep(20 * time.Millisecond) // sampling the process's memory, not waiting for an event
+	}
+	peak := residentKB(t)
+	m, _ = m.Update(uitest.Key("esc"))
+	m = finish(m, run)
+	if r := m.ex.result; r == nil || !r.Cancelled {
+		t.Fatalf("after esc: %+v", r)
+	}
+	after := residentKB(t)
+	t.Logf("RSS %d MiB before, %d MiB when esc was pressed, %d MiB after", before>>10, peak>>10, after>>10)
+	if after > before+(peak-before)/4 {
+		t.Fatalf("the memory was kept after esc: RSS %d MiB before, %d at esc, %d after", before>>10, peak>>10, after>>10)
+	}
+}
+
+// residentKB is the process's resident set in KiB.
+func residentKB(t *testing.T) uint64 {
+	t.Helper()
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status")
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseUint(f[1], 10, 64)
+			return kb
+		}
+	}
+	t.Skip("no VmRSS")
+	return 0
 }
 
 // TestExploreWaitsForATurn: with Acquire refusing (every turn taken until

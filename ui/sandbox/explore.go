@@ -2,10 +2,10 @@ package sandbox
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/progress"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/conflictlab/conflictlab/budget"
 	"github.com/conflictlab/conflictlab/sandbox/draft"
 	"github.com/conflictlab/conflictlab/sim/explore"
 	"github.com/conflictlab/conflictlab/sim/race"
@@ -50,8 +51,8 @@ type exploreDone struct {
 	id  int
 	r   *explore.Result
 	err error
-	// overBudget: the search ran out of the time it is allowed.
-	overBudget bool
+	// over: the search ran out of the time or memory it is allowed.
+	over *budget.Exceeded
 }
 
 // exploreTick redraws the elapsed time while the explorer runs, so that
@@ -85,9 +86,6 @@ func (m Model) startExplore() (Model, tea.Cmd) {
 		return m, nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	if t := m.env.Explore.Timeout; t > 0 {
-		ctx, cancel = context.WithTimeout(context.Background(), t)
-	}
 	run := &exploreRun{id: int(runIDs.Add(1)), ch: make(chan tea.Msg, 1), ctx: ctx, cancel: cancel,
 		start: m.env.now(), sc: draft.Clone(m.sc), budget: m.env.Explore}
 	m.ex = exploreState{running: run}
@@ -99,16 +97,28 @@ func (m Model) startExplore() (Model, tea.Cmd) {
 
 func (r *exploreRun) explore() {
 	defer r.cancel() // releases the context once the search is over
+	// The budget's time counts the wait for a turn too; its memory is the
+	// heap's growth from when the search starts (while it waits, another
+	// search's grows it). When the search is over (done, esc, or out of
+	// budget) the memory it took goes back to the system.
+	timed, stopTimer := budget.Budget{Timeout: r.budget.Timeout}.Start(r.ctx)
+	defer stopTimer()
 	if acquire := r.budget.Acquire; acquire != nil {
 		// Waiting for a turn is cancelled like the search itself (esc, the
 		// time budget, the session ending).
-		release, err := acquire(r.ctx)
+		release, err := acquire(timed)
 		if err != nil {
-			r.ch <- exploreDone{id: r.id, r: &explore.Result{Scenario: r.sc.Name, Tally: map[race.Verdict]int{}, Cancelled: true}}
+			r.ch <- exploreDone{id: r.id, r: &explore.Result{Scenario: r.sc.Name, Tally: map[race.Verdict]int{}, Cancelled: true},
+				over: budget.Of(timed)}
 			return
 		}
 		defer release()
 	}
+	ctx, done := budget.Budget{MaxMemory: r.budget.MaxMemory}.Start(timed)
+	var once sync.Once
+	finish := func() { once.Do(done) }
+	defer finish()
+	r.ctx = ctx
 	limit := r.budget.limit()
 	est := estimate(r.ctx, r.sc, limit)
 	r.ch <- exploreProgress{id: r.id, estimate: est}
@@ -129,7 +139,21 @@ func (r *exploreRun) explore() {
 		}
 		return true
 	}})
-	r.ch <- exploreDone{id: r.id, r: res, err: err, overBudget: errors.Is(r.ctx.Err(), context.DeadlineExceeded)}
+	over := budget.Of(ctx)
+	if over == nil {
+		over = budget.Of(timed)
+	}
+	// The memory is back before the tally is shown.
+	finish()
+	r.ch <- exploreDone{id: r.id, r: res, err: err, over: over}
+}
+
+// liftHint is how to lift the budget, after the notice ("" says nothing).
+func liftHint(lift string) string {
+	if lift == "" {
+		return ""
+	}
+	return " (" + lift + ")"
 }
 
 func (r *exploreRun) wait() tea.Cmd {
@@ -209,8 +233,9 @@ func (m Model) onExplore(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.ex.result, m.ex.done = msg.r, msg.r.Schedules
 		m.ex.cursor = 0
-		if msg.overBudget {
-			m.setNotice(true, "the explorer stopped after %s, the time each exploration is given here: the tally covers only what it reached", m.env.Explore.Timeout)
+		if msg.over != nil {
+			m.setNotice(true, "the explorer stopped: %v, the most an exploration is given here; the tally covers only what it reached%s",
+				msg.over, liftHint(m.env.Explore.Lift))
 		}
 	}
 	return m, nil
