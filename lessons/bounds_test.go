@@ -91,4 +91,3 @@ func TestFolderNamedLikeALesson(t *testing.T) {
 		t.Fatalf("a folder named like a lesson: %v", err)
 	}
 }
-

@@ -831,4 +831,3 @@ func (h *hostileClient) rateFlood(ctx context.Context) {
 		}
 	})
 }
-
