@@ -58,8 +58,9 @@ progress belongs to their key.
 There is no shell, command, file transfer, port or agent forwarding. The host
 key is created in the state folder on the first start (0600) and kept.
 
-Every limit is logged at start, and every refusal is told to the person, in
-words their ssh prints:
+Every limit is logged at start (kill -USR1 the server to log the room's state:
+sessions open, refusals, goroutines, heap), and every refusal is told to the
+person, in words their ssh prints:
   one tutorial per connection (ssh -o ControlMaster's second session is
     refused on its own stderr);
   --max-sessions attendee sessions in all, --max-per-key per key,
@@ -125,16 +126,28 @@ file given is invalid, 2 usage error, 4 the server failed.`,
 			stop := make(chan os.Signal, 1)
 			signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
 			defer signal.Stop(stop)
+			// SIGUSR1 (where there is one) logs the room's state.
+			ask := make(chan os.Signal, 1)
+			if sigs := stateSignals(); len(sigs) > 0 {
+				signal.Notify(ask, sigs...)
+				defer signal.Stop(ask)
+			}
 			failed := make(chan error, 1)
 			go func() { failed <- srv.ListenAndServe() }()
-			select {
-			case err := <-failed:
-				if err != nil {
-					return &exitError{ExitInternal, err}
+		wait:
+			for {
+				select {
+				case err := <-failed:
+					if err != nil {
+						return &exitError{ExitInternal, err}
+					}
+					return nil
+				case <-ask:
+					srv.LogState()
+				case sig := <-stop:
+					cfg.Log.Info("stopping: sessions save and end", "signal", sig.String())
+					break wait
 				}
-				return nil
-			case sig := <-stop:
-				cfg.Log.Info("stopping: sessions save and end", "signal", sig.String())
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()

@@ -271,6 +271,28 @@ func (s *Server) LogLimits() {
 		"seed", c.Seed)
 }
 
+// LogState says what the room holds now — sessions open, refusals so
+// far, goroutines and heap — for an instructor who asks mid-workshop
+// (conflictlab serve logs it on SIGUSR1) and for the soak, which asks
+// once every attendee has left: a room that has emptied holds about the
+// goroutines it started with.
+func (s *Server) LogState() {
+	s.sessions.mu.Lock()
+	open, instructors := s.sessions.total, s.sessions.instructors
+	s.sessions.mu.Unlock()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	st := s.room.Stats()
+	s.cfg.Log.Info("room state",
+		"sessions", open,
+		"instructor_sessions", instructors,
+		"refused", st.Refused(),
+		"idle_ended", st.IdleEnded,
+		"panics", st.Panics,
+		"goroutines", runtime.NumGoroutine(),
+		"heap_mib", ms.HeapAlloc>>20)
+}
+
 func liveWord(on bool) string {
 	if on {
 		return "on"

@@ -74,6 +74,12 @@ func TestSoak(t *testing.T) {
 	}
 	alive := srv.alive()
 	peak := srv.peakRSS()
+	// Every attendee leaves; the emptied room holds what it started with.
+	for _, p := range attendees {
+		p.sess.Close()
+		p.client.Close()
+	}
+	after := srv.emptied(t)
 	srv.stop(t)
 	lost := checkProgress(t, srv.state, attendees)
 	refused := srv.refusals()
@@ -89,6 +95,8 @@ func TestSoak(t *testing.T) {
 		fmt.Printf("hostile client: %s\n", hostile.summary())
 	}
 	fmt.Printf("progress files: %d checked, %d answers lost\n", len(attendees), lost)
+	fmt.Printf("sessions served: %d; goroutines: %d at the start, %d once every attendee had left (%d sessions open then)\n",
+		srv.served(), srv.startGoroutines, after.goroutines, after.sessions)
 	if os.Getenv("CONFLICTLAB_SOAK_ASSERT") == "1" {
 		switch {
 		case !alive:
@@ -99,6 +107,8 @@ func TestSoak(t *testing.T) {
 			t.Fatalf("%d keys got no frame within 10 s", lat.failed)
 		case len(lat.samples) < n:
 			t.Fatalf("%d keys measured for %d sessions", len(lat.samples), n)
+		case after.sessions != 0 || after.goroutines > srv.startGoroutines+20:
+			t.Fatalf("the emptied room holds %d sessions and %d goroutines (%d at the start)", after.sessions, after.goroutines, srv.startGoroutines)
 		}
 	}
 }
@@ -153,6 +163,54 @@ type soakServer struct {
 	state string
 	log   *logBuf
 	ended chan struct{}
+	// startGoroutines is the server's count once it listens (0: a build
+	// without SIGUSR1's room state).
+	startGoroutines int
+}
+
+// roomState is the server's answer to SIGUSR1 (Server.LogState).
+type roomState struct{ sessions, goroutines int }
+
+var roomStateLine = regexp.MustCompile(`msg="room state" sessions=(\d+) .*goroutines=(\d+)`)
+
+// roomState asks the server for its state and waits for the line.
+func (s *soakServer) roomState() (roomState, bool) {
+	before := len(roomStateLine.FindAllString(s.log.String(), -1))
+	s.cmd.Process.Signal(syscall.SIGUSR1)
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if all := roomStateLine.FindAllStringSubmatch(s.log.String(), -1); len(all) > before {
+			last := all[len(all)-1]
+			n, _ := strconv.Atoi(last[1])
+			g, _ := strconv.Atoi(last[2])
+			return roomState{n, g}, true
+		}
+		time.Sleep(20 * time.Millisecond) // polling the log the server writes
+	}
+	return roomState{}, false
+}
+
+// emptied waits until the server holds no session (its connections'
+// goroutines ended too, within 30 s) and returns its state then.
+func (s *soakServer) emptied(t *testing.T) roomState {
+	var st roomState
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		var ok bool
+		if st, ok = s.roomState(); !ok {
+			return st // a build without the state signal
+		}
+		if st.sessions == 0 && st.goroutines <= s.startGoroutines+20 {
+			break
+		}
+		time.Sleep(500 * time.Millisecond) // the room empties at the connections' pace
+	}
+	return st
+}
+
+// served counts the attendee sessions the server let in.
+func (s *soakServer) served() int {
+	return strings.Count(s.log.String(), `msg="attendee connected"`)
 }
 
 func startSoakServer(t *testing.T, bin string, sessions int, extra ...string) *soakServer {
@@ -183,6 +241,9 @@ func startSoakServer(t *testing.T, bin string, sessions int, extra ...string) *s
 	go func() { cmd.Wait(); close(s.ended) }()
 	t.Cleanup(func() { cmd.Process.Kill() })
 	poll(t, "the server listening", func() (bool, string) { return strings.Contains(s.log.String(), "listening"), s.log.String() })
+	if st, ok := s.roomState(); ok {
+		s.startGoroutines = st.goroutines
+	}
 	return s
 }
 
