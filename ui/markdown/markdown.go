@@ -88,7 +88,7 @@ func Render(text, style string, width int) string {
 	if out, ok := rendered.get(k); ok {
 		return out
 	}
-	out, err := renderDoc(text, style, width, prose)
+	out, err := renderDoc(text, style, width, renderProse)
 	if err != nil {
 		out = layout.Wrap(strings.TrimSpace(text), width)
 	}
@@ -96,6 +96,10 @@ func Render(text, style string, width int) string {
 	rendered.put(k, out)
 	return out
 }
+
+// renderProse is the prose renderer Render uses: prose, which a test
+// replaces to hold renders in progress and see that they overlap.
+var renderProse = prose
 
 // renderDoc renders a document segment by segment: Go code fences like
 // the code pane, prose by render, inline code kept whole (see

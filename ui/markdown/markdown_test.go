@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	xansi "github.com/charmbracelet/x/ansi"
 
@@ -149,5 +150,37 @@ func TestRenderConcurrently(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Fatal(e)
+	}
+}
+
+// TestRendersOverlap: a render that misses the cache does not wait for
+// another session's render in progress — two are held inside the prose
+// renderer at once. A lock held for a whole Render (the server's
+// sessions queued behind one another) lets only one in, and fails here.
+func TestRendersOverlap(t *testing.T) {
+	inside := make(chan struct{}, 2)
+	release := make(chan struct{})
+	renderProse = func(src, style string, width int) (string, error) {
+		inside <- struct{}{}
+		<-release
+		return prose(src, style, width)
+	}
+	defer func() { renderProse = prose }()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(release)
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			Render(fmt.Sprintf("A text only this render draws (%d).", i), "dark", 40+i)
+		}()
+	}
+	for n := range 2 {
+		select {
+		case <-inside:
+		case <-time.After(10 * time.Second): // a bound on the failure, not a wait for success
+			t.Fatalf("%d render(s) in progress after 10 s: the second waited for the first", n)
+		}
 	}
 }
