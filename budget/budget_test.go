@@ -3,12 +3,12 @@ package budget
 import (
 	"context"
 	"errors"
-	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/conflictlab/conflictlab/procstatus"
 )
 
 // TestTimeRunsOut: the context ends when the time is up, and says so.
@@ -92,19 +92,12 @@ func TestParseBytes(t *testing.T) {
 	}
 }
 
-// rss is the process's resident set.
+// rss is the process's resident set, in bytes.
 func rss(t *testing.T) uint64 {
 	t.Helper()
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip("no /proc/self/status")
+	kb, ok := procstatus.KB(0, "VmRSS")
+	if !ok {
+		t.Skip("no VmRSS")
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseUint(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	t.Skip("no VmRSS")
-	return 0
+	return kb << 10
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/procstatus"
 )
 
 // TestStartup times the first frame of conflictlab against the first frame
@@ -202,17 +203,8 @@ func startTimed(t *testing.T, bin string, env, firstMarks []string, home string)
 
 // procStatusKB reads a "kB" field of /proc/PID/status (0 if absent).
 func procStatusKB(pid int, field string) int {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-			return n
-		}
-	}
-	return 0
+	kb, _ := procstatus.KB(pid, field)
+	return int(kb)
 }
 
 func median(ds []time.Duration) time.Duration {

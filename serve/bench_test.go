@@ -5,7 +5,6 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -44,19 +43,7 @@ func sessionCount(def int) int {
 }
 
 // rss is the process's resident set (VmRSS), in bytes; 0 if unknown.
-func rss() uint64 {
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseUint(f[1], 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
-}
+func rss() uint64 { return procKB(0, "VmRSS") << 10 }
 
 func heap() uint64 {
 	runtime.GC()

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/conflictlab/conflictlab/procstatus"
 )
 
 // TestSoak is the room under load (scripts/soak.sh runs it; BENCHMARKS.md,
@@ -324,18 +326,10 @@ func (s *soakServer) refusals() string {
 	return strings.Join(out, ", ")
 }
 
+// procKB is a process's status field in KiB (0 if unknown).
 func procKB(pid int, field string) uint64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			n, _ := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return n
-		}
-	}
-	return 0
+	kb, _ := procstatus.KB(pid, field)
+	return kb
 }
 
 // probe is a well-behaved attendee's session: what the server writes is

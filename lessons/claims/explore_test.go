@@ -1,7 +1,6 @@
 package claims
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +14,7 @@ import (
 // running for minutes and filling the memory (issue 25: over 90 s and
 // 559 MB).
 func TestExploreClaimBudget(t *testing.T) {
-	const file = "../../testdata/hostile/explode.yaml"
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse(file, data)
+	sc, err := scenario.Load("../../testdata/hostile/explode.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,16 +2,15 @@ package sandbox
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/conflictlab/conflictlab/procstatus"
 	"github.com/conflictlab/conflictlab/sim/scenario"
 	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
@@ -69,12 +68,7 @@ func TestExploreTimeBudget(t *testing.T) {
 // explodeScenario is a race whose interleavings explode (issue 25).
 func explodeScenario(t *testing.T) *scenario.Scenario {
 	t.Helper()
-	const file = "../../testdata/hostile/explode.yaml"
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Parse(file, data)
+	sc, err := scenario.Load("../../testdata/hostile/explode.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,18 +146,11 @@ func TestMemoryBackAfterEsc(t *testing.T) {
 // residentKB is the process's resident set in KiB.
 func residentKB(t *testing.T) uint64 {
 	t.Helper()
-	data, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip("no /proc/self/status")
+	kb, ok := procstatus.KB(0, "VmRSS")
+	if !ok {
+		t.Skip("no VmRSS")
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseUint(f[1], 10, 64)
-			return kb
-		}
-	}
-	t.Skip("no VmRSS")
-	return 0
+	return kb
 }
 
 // TestExploreWaitsForATurn: with Acquire refusing (every turn taken until
