@@ -72,14 +72,15 @@ type inputGuard struct {
 	err   error
 }
 
-// newInputGuard guards r until ctx ends (a nil ctx: unpaced).
+// newInputGuard guards r, its reads paced until ctx ends.
 func newInputGuard(ctx context.Context, r io.Reader) *inputGuard {
-	g := &inputGuard{r: r, ctx: ctx}
-	if ctx != nil {
-		g.pace = rate.NewLimiter(inputPerSecond, inputBurst)
-	}
+	g := unpacedGuard(r)
+	g.ctx, g.pace = ctx, rate.NewLimiter(inputPerSecond, inputBurst)
 	return g
 }
+
+// unpacedGuard guards r without pacing it (its bounds alone).
+func unpacedGuard(r io.Reader) *inputGuard { return &inputGuard{r: r} }
 
 func (g *inputGuard) Read(p []byte) (int, error) {
 	for len(g.out) == 0 {

@@ -10,7 +10,7 @@ import (
 
 func guarded(t *testing.T, in string) string {
 	t.Helper()
-	out, err := io.ReadAll(iotest.OneByteReader(newInputGuard(nil, strings.NewReader(in))))
+	out, err := io.ReadAll(iotest.OneByteReader(unpacedGuard(strings.NewReader(in))))
 	if err != nil {
 		t.Fatal(err)
 	}
