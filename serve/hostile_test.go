@@ -72,10 +72,24 @@ func TestHugeFirstWindow(t *testing.T) {
 	}
 	good := connect(t, srv.addr, newKey(t), 100, 30)
 	answerLesson1(good)
-	if got := peak(); got > 150<<20 {
-		t.Fatalf("the process reached %d MiB with %d sessions at hostile sizes", got>>20, len(sizes))
+	underRSS(t, peak, 150<<20, fmt.Sprintf("with %d hostile sizes and one attendee", len(sizes)))
+}
+
+// underRSS fails the test when the process's peak resident set passed
+// limit bytes. The race detector's shadow memory multiplies a process's
+// resident set (5–10×, its documentation says), so under -race the peak
+// is only logged: the run without -race holds the bound.
+func underRSS(t *testing.T, peak func() uint64, limit uint64, what string) {
+	t.Helper()
+	got := peak()
+	switch {
+	case raceEnabled:
+		t.Logf("peak RSS %d MiB %s (under -race, not held to %d MiB)", got>>20, what, limit>>20)
+	case got > limit:
+		t.Fatalf("the process reached %d MiB %s, over %d MiB", got>>20, what, limit>>20)
+	default:
+		t.Logf("peak RSS %d MiB %s", got>>20, what)
 	}
-	t.Logf("peak RSS %d MiB with %d hostile sizes and one attendee", peak()>>20, len(sizes))
 }
 
 // watchRSS samples the process's resident set until the test ends, from
@@ -132,10 +146,7 @@ func TestEndlessEscapeSequence(t *testing.T) {
 		t.Fatalf("5 MiB of input were taken at once (%v): the session is not paced", err)
 	case <-time.After(2 * time.Second): // the 2 MiB window and what the pace let through, at most
 	}
-	if got := peak(); got > 150<<20 {
-		t.Fatalf("the process reached %d MiB", got>>20)
-	}
-	t.Logf("peak RSS %d MiB", peak()>>20)
+	underRSS(t, peak, 150<<20, "after the endless sequences")
 }
 
 // TestOneTutorialPerConnection: one connection opens 80 session

@@ -74,14 +74,17 @@ func (s *Server) guard(what string, f func()) {
 func (s *Server) logSession(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
 		start := time.Now()
-		pty, _, _ := sess.Pty()
+		// The pty is read once, here: the library writes its window on
+		// every window change without a lock, so a read after the
+		// session's start races with the client's resizes.
+		pty, windows, hasPty := sess.Pty()
 		s.cfg.Log.Debug("session", "addr", sess.RemoteAddr().String(), "user", sess.User(), "term", pty.Term,
 			"width", pty.Window.Width, "height", pty.Window.Height)
 		next(sess)
 		if release, ok := sess.Context().Value(channelKey{}).(func()); ok {
 			release()
 		}
-		if _, windows, ok := sess.Pty(); ok {
+		if hasPty {
 			// The library hands each window change to this channel and
 			// waits until it is taken: one that came after the session's
 			// end would wedge the connection (its requests, its close),

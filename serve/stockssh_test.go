@@ -83,7 +83,7 @@ func TestStockSSHControlMaster(t *testing.T) {
 	srv := startServer(t, Config{})
 	sock := filepath.Join(t.TempDir(), "mux")
 	master := exec.Command(bin, sshArgs(srv.addr, keyFile, "-M", "-S", sock, "-N")...)
-	var masterErr bytes.Buffer
+	var masterErr logBuf
 	master.Stderr = &masterErr
 	if err := master.Start(); err != nil {
 		t.Fatal(err)
@@ -141,9 +141,7 @@ func TestStockSSHHugeTerminal(t *testing.T) {
 		return strings.Contains(srv.log.String(), "width=8000 height=8000"), srv.log.String()
 	})
 	answerLesson1(connect(t, srv.addr, newKey(t), 100, 30))
-	if got := peak(); got > 150<<20 {
-		t.Fatalf("the process reached %d MiB with an 8000×8000 session", got>>20)
-	}
+	underRSS(t, peak, 150<<20, "with an 8000×8000 session")
 }
 
 func quoteAll(args []string) []string {
