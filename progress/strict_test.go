@@ -24,7 +24,7 @@ func TestStrict(t *testing.T) {
 		{`{"version":1,"version":1,"lessons":{}}`, `line 1: "version" is given twice`},
 		{"{\"version\":1,\n\"lessons\":{\"versions\":{\"step\":1}},\n\"lessons\":{}}", `line 3: "lessons" is given twice`},
 		{`{"version":1,"lessons":{"versions":{"step":1,"step":0}}}`, `lessons.versions: "step" is given twice`},
-		{`{"version":1,"lessons":{},"extra":true}`, `line 1: unknown field "extra" (a progress file has version, last, lessons, quiz, challenges)`},
+		{`{"version":1,"lessons":{},"extra":true}`, `line 1: unknown field "extra" (a progress file has version, last, lessons, quiz, challenges, exercises)`},
 		{"{\"version\":1,\"lessons\":{\"versions\":{\"step\":1,\"answers\":{\"1\":\n{\"attempts\":1,\"answers\":{\"1\":{\"attempts\":2}}}}}}}",
 			`line 2: lessons.versions.answers.1: unknown field "answers"`},
 		{`{"version":1,"lessons":{},"quiz":{"all":{"right":1,"total":2,"taken":1,"best":3}}}`, `quiz.all: unknown field "best"`},
