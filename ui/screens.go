@@ -56,7 +56,7 @@ func (m Model) newExercises(st *styles.Styles) (nav.Screen, tea.Cmd) {
 		return failedScreen{err: err}, nil
 	}
 	s := exercisesui.New(exercisesui.Config{Dir: m.o.ExercisesDir, Remote: m.o.ExercisesRemote, All: all, Progress: m.prog}, st)
-	return nav.Of(s), s.Init()
+	return nav.Margin(nav.Of(s), 1), s.Init() // the column of margin every screen has
 }
 
 func (m Model) exercisesNote(p *progress.Progress) string {
