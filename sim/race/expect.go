@@ -6,10 +6,17 @@ package race
 // moving on to when each falls due, or, for a manual lag, at once, since
 // waiting for them is what the controller does — and only then does it
 // read its Lister. Each delivery is a step of the timeline, before the
-// read it made possible.
+// read it made possible, and the wait itself is one of the outcome's
+// Waits (WaitOwnWrite), drawn before the deliveries: what the controller
+// did in that time was nothing.
 func (w *World) awaitOwnWrite(a *actor) {
 	rv := a.machine.Awaits()
-	for rv > 0 && a.cache.RV() < rv {
+	if rv == 0 || a.cache.RV() >= rv {
+		return
+	}
+	from, cached, after := w.now, a.cache.RV(), len(w.trace.steps)-1
+	defer func() { w.trace.ownWriteWait(a.name, after, from, w.now, rv, cached) }()
+	for a.cache.RV() < rv {
 		ev := w.pending(a)
 		if ev == nil {
 			return // nothing more will come: read what there is

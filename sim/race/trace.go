@@ -33,6 +33,9 @@ const (
 	WaitRequeue WaitKind = "requeue" // the error went back to the workqueue
 	WaitWorker  WaitKind = "worker"  // its key waited for a worker busy with another key (queue.go)
 	WaitEvent   WaitKind = "event"   // a watch event put its key back on the queue (queue.go)
+	// WaitOwnWrite: a controller with expectations holds its next Lister
+	// read until its informer has seen its own last write (expect.go).
+	WaitOwnWrite WaitKind = "own-write"
 )
 
 // ChangeOp is how a field differs from the previous version.
@@ -110,6 +113,11 @@ type Wait struct {
 	// the wait was still under way when the run ended.
 	For  string `json:"for,omitempty"`
 	Open bool   `json:"open,omitempty"`
+	// For an own-write wait: the revision of the controller's own last
+	// write (AwaitRV) and the one its cache held when it began waiting
+	// (CacheRV).
+	AwaitRV int64 `json:"awaitRV,omitempty"`
+	CacheRV int64 `json:"cacheRV,omitempty"`
 }
 
 // OK reports a 2xx answer.
@@ -293,6 +301,15 @@ func causesOf(err error) []Cause {
 func (t *trace) wait(actor string, kind WaitKind, now, wake time.Duration) {
 	t.waits = append(t.waits, Wait{Actor: actor, AfterStep: len(t.steps) - 1, Kind: kind,
 		FromMS: now.Milliseconds(), UntilMS: wake.Milliseconds()})
+}
+
+// ownWriteWait notes that the actor waited, after step afterStep, from
+// from until now, for its cache to go from cacheRV to its own write's
+// awaitRV. It is recorded once the wait is over, and drawn before the
+// watch events the wait delivered (they come after afterStep).
+func (t *trace) ownWriteWait(actor string, afterStep int, from, now time.Duration, awaitRV, cacheRV int64) {
+	t.waits = append(t.waits, Wait{Actor: actor, AfterStep: afterStep, Kind: WaitOwnWrite,
+		FromMS: from.Milliseconds(), UntilMS: now.Milliseconds(), AwaitRV: awaitRV, CacheRV: cacheRV})
 }
 
 // recordIntents notes what the successful write meant to do, and checks at

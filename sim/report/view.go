@@ -78,6 +78,9 @@ func LostNote(l race.Loss) string {
 // before a retry or requeued: "↻ a backs off before its retry, next try at
 // 13ms (waits 10ms)".
 func WaitText(wt race.Wait) string {
+	if wt.Kind == race.WaitOwnWrite {
+		return ownWriteText(wt)
+	}
 	why := agree(wt.Actor, "backs off before its retry", "back off before your retry")
 	if wt.Kind == race.WaitRequeue {
 		why = agree(wt.Actor, "returns", "return") + " the error to the workqueue: requeued"
@@ -92,6 +95,18 @@ func WaitText(wt race.Wait) string {
 		return fmt.Sprintf("↻ %s key waits in the queue: the worker is busy with %s reconcile, %dms to %dms", Possessive(wt.Actor), Possessive(wt.For), wt.FromMS, wt.UntilMS)
 	}
 	return fmt.Sprintf("↻ %s %s, next try at %dms (waits %dms)", wt.Actor, why, wt.UntilMS, wt.UntilMS-wt.FromMS)
+}
+
+// ownWriteText says why a controller with expectations did nothing: its
+// cache has not seen its own last write, so it does not read it yet.
+func ownWriteText(wt race.Wait) string {
+	its := agree(wt.Actor, "its", "your")
+	text := fmt.Sprintf("… %s %s: %s cache is at RV %d, %s own write at %d, so no read yet",
+		wt.Actor, agree(wt.Actor, "waits", "wait"), its, wt.CacheRV, its, wt.AwaitRV)
+	if d := wt.UntilMS - wt.FromMS; d > 0 {
+		text += fmt.Sprintf(" (%dms)", d)
+	}
+	return text
 }
 
 // agree picks the verb form for a name: the learner is "you".

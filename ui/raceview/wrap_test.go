@@ -250,8 +250,8 @@ func TestWaitLinesFitAndHang(t *testing.T) {
 	for w := 30; w <= 80; w++ {
 		g := m.geometry(w)
 		for _, actor := range []string{"you", "worker"} {
-			for _, kind := range []race.WaitKind{race.WaitBackoff, race.WaitRequeue} {
-				ls := m.waitLines(race.Wait{Actor: actor, Kind: kind, FromMS: 10, UntilMS: 250}, g, 0, w)
+			for _, kind := range []race.WaitKind{race.WaitBackoff, race.WaitRequeue, race.WaitOwnWrite} {
+				ls := m.waitLines(race.Wait{Actor: actor, Kind: kind, FromMS: 10, UntilMS: 250, AwaitRV: 102, CacheRV: 101}, g, 0, w)
 				if len(ls) < 2 {
 					continue
 				}
@@ -318,6 +318,11 @@ func TestTheLearnersControllerIsYou(t *testing.T) {
 	must(t, req, "you return the error")
 	other := ansi.Strip(strings.Join(m.waitLines(race.Wait{Actor: "b", Kind: race.WaitBackoff, UntilMS: 5}, g, 0, 200), " "))
 	must(t, other, "b backs off before its retry")
+	own := ansi.Strip(strings.Join(m.waitLines(race.Wait{Actor: "you", Kind: race.WaitOwnWrite, AwaitRV: 102, CacheRV: 101, FromMS: 2, UntilMS: 6}, g, 0, 200), " "))
+	must(t, own, "you wait: your cache is at RV 101, your own write at 102, so no read yet (4ms)")
+	own = ansi.Strip(strings.Join(m.waitLines(race.Wait{Actor: "c", Kind: race.WaitOwnWrite, AwaitRV: 102, CacheRV: 101, FromMS: 2, UntilMS: 2}, g, 0, 200), " "))
+	must(t, own, "c waits: its cache is at RV 101, its own write at 102, so no read yet")
+	mustNot(t, own, "ms)")
 }
 
 // Field managers named "you" own fields in the second person.

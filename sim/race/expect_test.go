@@ -1,0 +1,82 @@
+package race
+
+import (
+	"testing"
+	"time"
+
+	"github.com/conflictlab/conflictlab/sim/scenario"
+)
+
+// A controller with expectations that finds its cache behind its own
+// write waits, and the outcome says so: one own-write wait, after the
+// create and before the ADDED event it waited for, naming both revisions.
+func TestOwnWriteWaitIsRecorded(t *testing.T) {
+	o, err := Run(parentScenario(ensureChild(2, true)), Schedule{Tokens: []string{"c", "c", "c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var waits []Wait
+	for _, wt := range o.Waits {
+		if wt.Kind == WaitOwnWrite {
+			waits = append(waits, wt)
+		}
+	}
+	if len(waits) != 1 {
+		t.Fatalf("own-write waits %+v, want one", o.Waits)
+	}
+	wt := waits[0]
+	if wt.Actor != "c" || wt.AwaitRV != 102 || wt.CacheRV != 101 {
+		t.Errorf("wait %+v: want c waiting at RV 101 for its create at 102", wt)
+	}
+	create, event := o.Steps[wt.AfterStep], o.Steps[wt.AfterStep+1]
+	if create.Kind != StepRequest || create.Code != 201 || event.Kind != StepWatch || event.Event != "ADDED 102" {
+		t.Errorf("the wait comes after %+v and before %+v: want the create, then its ADDED event", create, event)
+	}
+	// A manual informer delivers at once: no time passes.
+	if wt.UntilMS != wt.FromMS {
+		t.Errorf("manual lag: the wait took %dms", wt.UntilMS-wt.FromMS)
+	}
+}
+
+// On a lag the wait takes the time the event needs to arrive.
+func TestOwnWriteWaitTakesTheLag(t *testing.T) {
+	sc := parentScenario(ensureChild(2, true))
+	sc.Lag = scenario.Lag{Delay: 5 * time.Millisecond}
+	o, err := Run(sc, Schedule{Tokens: []string{"c", "c", "c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, wt := range o.Waits {
+		if wt.Kind == WaitOwnWrite {
+			// The create is answered at 1ms, its event is due at 6ms;
+			// the wait begins at the next tick.
+			if wt.FromMS != 2 || wt.UntilMS != 6 {
+				t.Errorf("wait from %dms to %dms, want 2ms to 6ms", wt.FromMS, wt.UntilMS)
+			}
+			return
+		}
+	}
+	t.Fatalf("no own-write wait in %+v", o.Waits)
+}
+
+// A cache that already has the write needs no wait, and none is recorded;
+// nor does a controller without expectations ever wait.
+func TestNoOwnWriteWaitWhenCaughtUp(t *testing.T) {
+	for name, tc := range map[string]struct {
+		expect bool
+		sched  []string
+	}{
+		"delivered first":      {true, []string{"c", "c", "c.cache", "c"}},
+		"without expectations": {false, []string{"c", "c", "c", "c"}},
+	} {
+		o, err := Run(parentScenario(ensureChild(2, tc.expect)), Schedule{Tokens: tc.sched})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, wt := range o.Waits {
+			if wt.Kind == WaitOwnWrite {
+				t.Errorf("%s: an own-write wait %+v", name, wt)
+			}
+		}
+	}
+}
