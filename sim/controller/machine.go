@@ -33,6 +33,9 @@ type Action struct {
 	// Selector, on a LIST, is the labels the controller looks for in what
 	// it lists (a create finding its children, lifecycle.go).
 	Selector map[string]string
+	// Then marks the second call of a reconcile (Program.Then): its
+	// changes are Then's mutations, not the program's.
+	Then bool
 }
 
 // Status is where the machine is.
@@ -65,6 +68,8 @@ type phase int
 const (
 	phaseRead phase = iota
 	phaseWrite
+	// phaseThen: the first write landed; the Then call is next (then.go).
+	phaseThen
 	phaseDone
 	phaseGaveUp
 	// phaseWaiting: its reconciles are run and it waits for a watch event
@@ -186,6 +191,13 @@ func (m *Machine) Next() Action {
 			panic(fmt.Sprintf("controller %s: %v", m.prog.Name, err))
 		}
 		return Action{Kind: SendRequest, Request: req, Purpose: m.purpose(writePurpose(m.prog, m.read, m.mutated))}
+	case phaseThen:
+		tp := m.prog.ThenProgram()
+		req, err := BuildWrite(tp, m.read, m.mutated)
+		if err != nil {
+			panic(fmt.Sprintf("controller %s: %v", m.prog.Name, err))
+		}
+		return Action{Kind: SendRequest, Request: req, Then: true, Purpose: m.purpose("then " + writePurpose(tp, m.read, m.mutated) + " (on the answer)")}
 	}
 	return Action{Kind: Idle}
 }
@@ -269,10 +281,41 @@ func (m *Machine) Deliver(a Action, resp api.Response, now time.Duration) {
 		if resp.Err == nil {
 			m.lastErr = nil
 			m.noteWrite(resp) // expect.go
+			if m.prog.Then != nil && resp.Object != nil {
+				// The answer is decoded into the object in hand: the
+				// next call starts from it (then.go).
+				m.read = resp.Object
+				mutated, err := Mutate(m.prog.ThenProgram(), resp.Object)
+				if err != nil {
+					m.lastErr = err
+					m.stats.Errors++
+					m.phase = phaseGaveUp
+					return
+				}
+				m.mutated = mutated
+				m.phase = phaseThen
+				return
+			}
 			m.finishReconcile(now)
 			return
 		}
 		m.writeFailed(resp.Err, now)
+	case phaseThen:
+		m.stats.Writes++
+		if resp.Err == nil {
+			m.lastErr = nil
+			m.noteWrite(resp)
+			m.finishReconcile(now)
+			return
+		}
+		// Not retried: the reconcile returns the error.
+		m.lastErr = resp.Err
+		if apierrors.IsConflict(resp.Err) {
+			m.stats.Conflicts++
+		} else {
+			m.stats.Errors++
+		}
+		m.failReconcile(now)
 	}
 }
 

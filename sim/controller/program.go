@@ -116,6 +116,9 @@ type Program struct {
 	// Reconciles is how many times the controller runs its loop (default 1):
 	// a hot object sees several.
 	Reconciles int
+	// Then, when set, is a second call of the same reconcile, sent on the
+	// object the first write's answer was decoded into (then.go).
+	Then *Then
 }
 
 // Manager returns the field manager name the controller writes under.
@@ -244,6 +247,9 @@ func (p Program) Validate() error {
 		return fmt.Errorf("controller %s: retry attempts must be at least 1", p.Name)
 	}
 	if err := p.validateWrite(); err != nil { // body.go
+		return fmt.Errorf("controller %s: %w", p.Name, err)
+	}
+	if err := p.validateThen(); err != nil { // then.go
 		return fmt.Errorf("controller %s: %w", p.Name, err)
 	}
 	if len(p.Mutations) == 0 && p.Body == nil {

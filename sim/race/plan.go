@@ -32,6 +32,9 @@ type Plan struct {
 	// keys (scenario.Controller.Worker). Both empty for most races.
 	OnEvent controller.EventFilter `json:"onEvent,omitempty"`
 	Worker  string                 `json:"worker,omitempty"`
+	// Then is the reconcile's second call in words ("then update /status
+	// on the answer · set status.phase=Ready"), empty when there is none.
+	Then string `json:"then,omitempty"`
 }
 
 // PlanOf is p's plan; the sandbox's builder shows it for a program that
@@ -65,6 +68,17 @@ func PlanOf(p controller.Program) Plan {
 			reread = "nothing"
 		}
 		pl.Retry = fmt.Sprintf("retry on %s up to %d×, re-read %s", on, r.Attempts-1, reread)
+	}
+	if t := p.Then; t != nil {
+		words := []string{"then update"}
+		if t.Subresource != "" {
+			words[0] += " /" + t.Subresource
+		}
+		words[0] += " on the answer"
+		for _, mu := range t.Mutations {
+			words = append(words, mu.Describe())
+		}
+		pl.Then = strings.Join(words, " · ")
 	}
 	return pl
 }
@@ -109,6 +123,9 @@ func (p Plan) String() string {
 	}
 	if p.Worker != "" {
 		parts = append(parts, "worker "+p.Worker)
+	}
+	if p.Then != "" {
+		parts = append(parts, p.Then)
 	}
 	return strings.Join(parts, " · ")
 }

@@ -278,7 +278,11 @@ func (t *trace) record(w *World, a *actor, act controller.Action, resp api.Respo
 			t.objects = append(t.objects, after)
 			s.Version = len(t.versions) - 1
 		}
-		t.recordIntents(a, held, before, after, s.Index)
+		prog := a.machine.Program()
+		if act.Then {
+			prog = prog.ThenProgram() // the second call's changes (controller.Then)
+		}
+		t.recordIntents(a, prog, held, before, after, s.Index)
 		t.explainOwnLosses(a, act.Request, held, before, after, s.Index) // ownloss.go
 	}
 	t.steps = append(t.steps, s)
@@ -316,8 +320,7 @@ func (t *trace) ownWriteWait(actor string, afterStep int, from, now time.Duratio
 // once the two ways a write can lose its own change: the server ignored it
 // (a status subresource), or it was computed from a stale read (an
 // increment that did not add up).
-func (t *trace) recordIntents(a *actor, held, before, after *unstructured.Unstructured, step int) {
-	prog := a.machine.Program()
+func (t *trace) recordIntents(a *actor, prog controller.Program, held, before, after *unstructured.Unstructured, step int) {
 	version := t.lastVersionOf(api.RefOf(after))
 	code := a.machine.IsCode()
 	if code && held == nil {

@@ -381,8 +381,11 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 	if c.Lag != nil {
 		m.add("lag", lagNode(*c.Lag))
 	}
-	expectationsNode(m, c) // expect.go
-	queueNodes(m, c)       // queue.go
+	expectationsNode(m, c)                 // expect.go
+	queueNodes(m, c)                       // queue.go
+	if err := thenNode(m, p); err != nil { // then.go
+		return nil, err
+	}
 	return m.n, nil
 }
 
