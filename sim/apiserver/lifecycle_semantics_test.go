@@ -44,6 +44,23 @@ func lifecycleCases() []semanticsCase {
 			is: func(err error) bool { return apierrors.IsAlreadyExists(err) && !apierrors.IsConflict(err) },
 		},
 		{
+			// Measured on kube-apiserver v1.37.2: the name is taken until the
+			// last finalizer goes, and the store says so.
+			name: `Lifecycle/a create of a name whose object is being deleted → 409 AlreadyExists, object is being deleted: configmaps "cm1" already exists`,
+			setup: func(t *testing.T, s *apiserver.Server) {
+				mustDo(t, s, createReq(cmRef("cm1"), cmBody(t, "cm1", "", map[string]string{"x": "1"}, "example.com/x")))
+				mustDo(t, s, deleteReq(cmRef("cm1")))
+			},
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				return createReq(cmRef("cm1"), cmBody(t, "cm1", "", map[string]string{"x": "2"}))
+			},
+			code:    http.StatusConflict,
+			reason:  metav1.StatusReasonAlreadyExists,
+			message: `object is being deleted: configmaps "cm1" already exists`,
+			details: &metav1.StatusDetails{Name: "cm1", Kind: "configmaps"},
+			is:      func(err error) bool { return apierrors.IsAlreadyExists(err) && !apierrors.IsConflict(err) },
+		},
+		{
 			name: "Lifecycle/generateName: the server appends 5 characters of utilrand's alphabet and keeps generateName",
 			req:  generated,
 			code: http.StatusCreated,

@@ -252,8 +252,15 @@ func (s *Server) create(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	obj.SetResourceVersion("")
 	ref := api.RefOf(obj)
 	ref.Kind = info.Kind
-	if _, exists := s.objects[ref]; exists {
-		return nil, alreadyExists(info, ref.Name)
+	if old, exists := s.objects[ref]; exists {
+		err := alreadyExists(info, ref.Name)
+		if old.GetDeletionTimestamp() != nil {
+			// The registry store says why the name is still taken
+			// (registry.Store.Create).
+			st := err.(*apierrors.StatusError)
+			st.ErrStatus.Message = "object is being deleted: " + st.ErrStatus.Message
+		}
+		return nil, err
 	}
 	return s.store(info, nil, obj), nil
 }
