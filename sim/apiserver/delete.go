@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/sets"
 
 	"github.com/conflictlab/conflictlab/sim/api"
 )
@@ -33,7 +34,8 @@ func (s *Server) delete(info api.KindInfo, req api.Request) (*unstructured.Unstr
 	if err := beforeDelete(info, live, opts); err != nil {
 		return nil, err
 	}
-	if len(live.GetFinalizers()) == 0 {
+	finalizers, changed := gcFinalizers(live.GetFinalizers(), opts)
+	if len(finalizers) == 0 {
 		// None of the served kinds deletes gracefully: the object goes at
 		// once, in its last state; it never gets a deletionTimestamp.
 		// (A real server answers a DELETE of these kinds with a Status
@@ -43,6 +45,9 @@ func (s *Server) delete(info api.KindInfo, req api.Request) (*unstructured.Unstr
 		return s.remove(ref, live), nil
 	}
 	next := live.DeepCopy()
+	if changed {
+		next.SetFinalizers(finalizers)
+	}
 	markAsDeleting(next, s.now)
 	if sameObject(live, next) {
 		// A repeated DELETE of an object already being deleted changes
@@ -91,6 +96,47 @@ func beforeDelete(info api.KindInfo, live *unstructured.Unstructured, opts *meta
 			*p.ResourceVersion, live.GetResourceVersion()))
 	}
 	return nil
+}
+
+// gcFinalizers is the registry's deletionFinalizersForGarbageCollection
+// for the served kinds (none defaults to orphaning): a DELETE's
+// propagationPolicy (or the older orphanDependents) adds the garbage
+// collector's own finalizer — foregroundDeletion (delete the dependents
+// first) or orphan (leave them) — and removes the other; without either,
+// the finalizers the object carries decide. The garbage collector, which
+// runs in kube-controller-manager, removes them; nothing in a race does,
+// so such an object stays, being deleted, as it does on an envtest server.
+func gcFinalizers(have []string, opts *metav1.DeleteOptions) ([]string, bool) {
+	orphan, foreground := false, false
+	//nolint:staticcheck // SA1019: the registry still honours it
+	switch od := opts.OrphanDependents; {
+	case od != nil:
+		orphan = *od
+	case opts.PropagationPolicy != nil:
+		orphan = *opts.PropagationPolicy == metav1.DeletePropagationOrphan
+		foreground = *opts.PropagationPolicy == metav1.DeletePropagationForeground
+	default:
+		for _, f := range have {
+			orphan = orphan || f == metav1.FinalizerOrphanDependents
+			foreground = foreground || f == metav1.FinalizerDeleteDependents
+		}
+	}
+	var out []string
+	for _, f := range have {
+		if f != metav1.FinalizerOrphanDependents && f != metav1.FinalizerDeleteDependents {
+			out = append(out, f)
+		}
+	}
+	if orphan {
+		out = append(out, metav1.FinalizerOrphanDependents)
+	}
+	if foreground {
+		out = append(out, metav1.FinalizerDeleteDependents)
+	}
+	if sets.New(have...).Equal(sets.New(out...)) {
+		return have, false
+	}
+	return out, true
 }
 
 // markAsDeleting is the registry's (generic/registry/store.go): the first

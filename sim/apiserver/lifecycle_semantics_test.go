@@ -61,6 +61,56 @@ func lifecycleCases() []semanticsCase {
 			is:      func(err error) bool { return apierrors.IsAlreadyExists(err) && !apierrors.IsConflict(err) },
 		},
 		{
+			// Measured on kube-apiserver v1.37.2: the garbage collector's
+			// finalizer holds an object that had none; no collector runs
+			// beside the server, so it stays, being deleted.
+			name: "Lifecycle/DELETE with propagationPolicy Foreground of an object without finalizers marks it, with the finalizer foregroundDeletion",
+			setup: seedCM1,
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				return api.Request{Verb: api.Delete, Ref: cmRef("cm1"), Body: []byte(`{"propagationPolicy":"Foreground"}`)}
+			},
+			code: http.StatusOK,
+			check: func(t *testing.T, s *apiserver.Server, before state, resp api.Response) {
+				wrote(t, s, before, resp, apiserver.Modified)
+				got := mustGet(t, s, cmRef("cm1"))
+				if f := got.GetFinalizers(); len(f) != 1 || f[0] != metav1.FinalizerDeleteDependents || got.GetDeletionTimestamp() == nil {
+					t.Fatalf("finalizers %v, deletionTimestamp %v: want [foregroundDeletion], set", f, got.GetDeletionTimestamp())
+				}
+			},
+		},
+		{
+			name: "Lifecycle/DELETE with propagationPolicy Orphan adds orphan beside the object's own finalizer",
+			setup: func(t *testing.T, s *apiserver.Server) {
+				mustDo(t, s, createReq(cmRef("cm1"), cmBody(t, "cm1", "", map[string]string{"x": "1"}, "example.com/x")))
+			},
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				return api.Request{Verb: api.Delete, Ref: cmRef("cm1"), Body: []byte(`{"propagationPolicy":"Orphan"}`)}
+			},
+			code: http.StatusOK,
+			check: func(t *testing.T, s *apiserver.Server, before state, resp api.Response) {
+				got := mustGet(t, s, cmRef("cm1"))
+				if f := got.GetFinalizers(); len(f) != 2 || f[0] != "example.com/x" || f[1] != metav1.FinalizerOrphanDependents {
+					t.Fatalf("finalizers %v, want [example.com/x orphan]", f)
+				}
+			},
+		},
+		{
+			name: "Lifecycle/DELETE with propagationPolicy Background of an object held only by orphan deletes it",
+			setup: func(t *testing.T, s *apiserver.Server) {
+				seedCM1(t, s)
+				mustDo(t, s, api.Request{Verb: api.Delete, Ref: cmRef("cm1"), Body: []byte(`{"propagationPolicy":"Orphan"}`)})
+			},
+			req: func(t *testing.T, s *apiserver.Server) api.Request {
+				return api.Request{Verb: api.Delete, Ref: cmRef("cm1"), Body: []byte(`{"propagationPolicy":"Background"}`)}
+			},
+			code: http.StatusOK,
+			check: func(t *testing.T, s *apiserver.Server, before state, resp api.Response) {
+				if got := s.Do(getReq(cmRef("cm1"))); got.Code != http.StatusNotFound {
+					t.Fatalf("GET after the DELETE: %d, want 404", got.Code)
+				}
+			},
+		},
+		{
 			name: "Lifecycle/generateName: the server appends 5 characters of utilrand's alphabet and keeps generateName",
 			req:  generated,
 			code: http.StatusCreated,

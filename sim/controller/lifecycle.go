@@ -126,10 +126,18 @@ func (p Program) validateLifecycle() error {
 		case p.Target.Name == "":
 			return fail("target has no name")
 		}
+		switch metav1.DeletionPropagation(p.Propagation) {
+		case "", metav1.DeletePropagationForeground, metav1.DeletePropagationBackground, metav1.DeletePropagationOrphan:
+		default:
+			return fail("propagationPolicy must be Foreground, Background or Orphan, not %q", p.Propagation)
+		}
 		return nil
 	}
 	if p.Preconditions.Any() {
 		return fail("preconditions are for delete")
+	}
+	if p.Propagation != "" {
+		return fail("propagationPolicy is for delete")
 	}
 	if p.Object == nil {
 		return fail("create needs the object it creates")
@@ -207,10 +215,20 @@ func (m *Machine) lifecycleRequest() (api.Request, error) {
 	}
 	req.Verb = api.Delete
 	pre := m.prog.Preconditions
-	if !pre.Any() || m.read == nil {
+	if (!pre.Any() || m.read == nil) && m.prog.Propagation == "" {
 		return req, nil
 	}
-	opts := metav1.DeleteOptions{Preconditions: &metav1.Preconditions{}}
+	var opts metav1.DeleteOptions
+	if p := m.prog.Propagation; p != "" {
+		policy := metav1.DeletionPropagation(p)
+		opts.PropagationPolicy = &policy
+	}
+	if !pre.Any() || m.read == nil {
+		body, err := json.Marshal(opts)
+		req.Body = body
+		return req, err
+	}
+	opts.Preconditions = &metav1.Preconditions{}
 	if pre.UID {
 		uid := types.UID(m.read.GetUID())
 		opts.Preconditions.UID = &uid

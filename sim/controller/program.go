@@ -103,6 +103,9 @@ type Program struct {
 	WhenAbsent bool
 	// Preconditions are what a delete takes from the copy it read.
 	Preconditions Preconditions
+	// Propagation is a delete's propagationPolicy: "" (the server's
+	// default), Foreground, Background or Orphan (lifecycle.go).
+	Propagation string
 	// Expectations make the controller remember the resourceVersion of its
 	// own last write and read its Lister only once its informer has seen
 	// it (expect.go): the ReplicaSet controller's expectations.

@@ -103,6 +103,20 @@ func (p *parser) lifecycle(f map[string]entry, n *yaml.Node, field string, c *Co
 			}
 		}
 	}
+	if e, ok := f["propagationPolicy"]; ok {
+		if w != controller.Delete {
+			p.errorf(e.val, sub("propagationPolicy"), "propagationPolicy is for write: delete")
+			return
+		}
+		if s, ok := p.text(e.val, sub("propagationPolicy")); ok {
+			switch s {
+			case "Foreground", "Background", "Orphan":
+				prog.Propagation = s
+			default:
+				p.errorf(e.val, sub("propagationPolicy"), "unknown propagationPolicy %q (want Foreground, Background or Orphan)%s", s, suggest(s, []string{"Foreground", "Background", "Orphan"}))
+			}
+		}
+	}
 }
 
 // createObject reads the object a create sends: like an entry of objects,
@@ -178,6 +192,9 @@ func lifecycleNodes(m mapping, p controller.Program) error {
 	}
 	if len(pre) > 0 {
 		m.add("preconditions", flowSeq(pre))
+	}
+	if p.Propagation != "" {
+		m.add("propagationPolicy", strNode(p.Propagation))
 	}
 	return nil
 }

@@ -40,6 +40,10 @@ func TestLifecycleParseErrors(t *testing.T) {
 			12, "controllers[0].preconditions[1]", `unknown precondition "resourceVersoin" (want resourceVersion or uid) (did you mean "resourceVersion"?)`},
 		{"precondition twice", ctrl("- name: a", "  target: ConfigMap/cm1", "  write: delete", "  preconditions: [uid, uid]"),
 			10, "controllers[0].preconditions[1]", "uid is given twice"},
+		{"propagation typo", ctrl("- name: a", "  target: ConfigMap/cm1", "  write: delete", "  propagationPolicy: foreground"),
+			10, "controllers[0].propagationPolicy", `unknown propagationPolicy "foreground" (want Foreground, Background or Orphan) (did you mean "Foreground"?)`},
+		{"propagation on update", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: update", "  propagationPolicy: Orphan"),
+			11, "controllers[0].propagationPolicy", "propagationPolicy is for write: delete"},
 		{"preconditions on update", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: update", "  preconditions: [uid]"),
 			11, "controllers[0].preconditions", "preconditions are for write: delete"},
 		{"delete with force", ctrl("- name: a", "  target: ConfigMap/cm1", "  write: delete", "  force: true"), 10, "controllers[0].force", "force is for apply, not delete"},
@@ -82,6 +86,7 @@ func TestLifecycleParseAndMarshal(t *testing.T) {
 		"  read: live",
 		"  write: delete",
 		"  preconditions: [resourceVersion, uid]",
+		"  propagationPolicy: Foreground",
 	)
 	sc, err := Parse("race.yaml", data)
 	if err != nil {
@@ -95,7 +100,7 @@ func TestLifecycleParseAndMarshal(t *testing.T) {
 	if n.Target.Name != "c2" || n.WhenAbsent {
 		t.Fatalf("named create read as %+v", n)
 	}
-	if d.Write != controller.Delete || d.Preconditions != (controller.Preconditions{ResourceVersion: true, UID: true}) || d.Read != controller.FromLive {
+	if d.Write != controller.Delete || d.Preconditions != (controller.Preconditions{ResourceVersion: true, UID: true}) || d.Read != controller.FromLive || d.Propagation != "Foreground" {
 		t.Fatalf("delete read as %+v", d)
 	}
 	out, err := Marshal(sc)
@@ -113,7 +118,7 @@ func TestLifecycleParseAndMarshal(t *testing.T) {
 	if string(out) != string(out2) {
 		t.Fatalf("marshal is not stable:\n%s\n---\n%s", out, out2)
 	}
-	if p := again.Controllers[3].Program; p.Preconditions != d.Preconditions || again.Controllers[0].Program.Object.GetGenerateName() != "child-" {
+	if p := again.Controllers[3].Program; p.Preconditions != d.Preconditions || p.Propagation != "Foreground" || again.Controllers[0].Program.Object.GetGenerateName() != "child-" {
 		t.Fatalf("round trip lost fields:\n%s", out)
 	}
 }

@@ -462,7 +462,7 @@ func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []Move {
 // stepBound says why counts are capped at LimitSteps.
 var stepBound = fmt.Sprintf("each takes at least one step, and a race takes at most %d", LimitSteps)
 
-var controllerFields = []string{"name", "target", "read", "mutations", "write", "withRV", "test", "fieldManager", "force", "subresource", "body", "noop", "retry", "requeue", "reconciles", "lag", "object", "when", "preconditions", "expectations", "onEvent", "worker", "then"}
+var controllerFields = []string{"name", "target", "read", "mutations", "write", "withRV", "test", "fieldManager", "force", "subresource", "body", "noop", "retry", "requeue", "reconciles", "lag", "object", "when", "preconditions", "propagationPolicy", "expectations", "onEvent", "worker", "then"}
 
 // controllerName is the one rule for a controller's name.
 var controllerName = controller.NameRule
