@@ -64,7 +64,7 @@ func lifecycleCases() []semanticsCase {
 			// Measured on kube-apiserver v1.37.2: the garbage collector's
 			// finalizer holds an object that had none; no collector runs
 			// beside the server, so it stays, being deleted.
-			name: "Lifecycle/DELETE with propagationPolicy Foreground of an object without finalizers marks it, with the finalizer foregroundDeletion",
+			name:  "Lifecycle/DELETE with propagationPolicy Foreground of an object without finalizers marks it, with the finalizer foregroundDeletion",
 			setup: seedCM1,
 			req: func(t *testing.T, s *apiserver.Server) api.Request {
 				return api.Request{Verb: api.Delete, Ref: cmRef("cm1"), Body: []byte(`{"propagationPolicy":"Foreground"}`)}
