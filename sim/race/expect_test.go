@@ -11,7 +11,7 @@ import (
 // write waits, and the outcome says so: one own-write wait, after the
 // create and before the ADDED event it waited for, naming both revisions.
 func TestOwnWriteWaitIsRecorded(t *testing.T) {
-	o, err := Run(parentScenario(ensureChild(2, true)), Schedule{Tokens: []string{"c", "c", "c"}})
+	o, err := Run(parentScenario(ensureChild(2, true)), Schedule{Moves: scenario.MustMoves("c", "c", "c")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestOwnWriteWaitIsRecorded(t *testing.T) {
 func TestOwnWriteWaitTakesTheLag(t *testing.T) {
 	sc := parentScenario(ensureChild(2, true))
 	sc.Lag = scenario.Lag{Delay: 5 * time.Millisecond}
-	o, err := Run(sc, Schedule{Tokens: []string{"c", "c", "c"}})
+	o, err := Run(sc, Schedule{Moves: scenario.MustMoves("c", "c", "c")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestNoOwnWriteWaitWhenCaughtUp(t *testing.T) {
 		"delivered first":      {true, []string{"c", "c", "c.cache", "c"}},
 		"without expectations": {false, []string{"c", "c", "c", "c"}},
 	} {
-		o, err := Run(parentScenario(ensureChild(2, tc.expect)), Schedule{Tokens: tc.sched})
+		o, err := Run(parentScenario(ensureChild(2, tc.expect)), Schedule{Moves: scenario.MustMoves(tc.sched...)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,5 +78,42 @@ func TestNoOwnWriteWaitWhenCaughtUp(t *testing.T) {
 				t.Errorf("%s: an own-write wait %+v", name, wt)
 			}
 		}
+	}
+}
+
+// An informer with a label selector loses an object whose label is
+// removed: its watch step says DELETED (filtered), its Lister answers
+// NotFound, and a controller that creates what it does not find gets
+// AlreadyExists.
+func TestFilteredCacheLosesAnObject(t *testing.T) {
+	sc, err := scenario.Parse("filtered.yaml", []byte(`name: filtered
+lag: manual
+objects:
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm1, labels: {app: web}}}
+controllers:
+- name: editor
+  target: ConfigMap/cm1
+  read: live
+  mutations: [{removeLabel: app}]
+  write: merge-patch
+- name: ctl
+  write: create
+  object: {apiVersion: v1, kind: ConfigMap, metadata: {name: cm1, labels: {app: web}}}
+  when: absent
+  cacheSelector: app=web
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Run(sc, Schedule{Moves: scenario.MustMoves("editor", "editor", "ctl.cache", "ctl", "ctl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, list, create := o.Steps[2], o.Steps[3], o.Steps[4]
+	if ev.Event != "DELETED 102 (filtered)" || ev.Filtered != "MODIFIED" {
+		t.Errorf("watch step %q (filtered %q)", ev.Event, ev.Filtered)
+	}
+	if list.Kind != StepLister || list.Code != 404 || create.Code != 409 || create.Reason != "AlreadyExists" {
+		t.Errorf("lister %d, create %d %s", list.Code, create.Code, create.Reason)
 	}
 }

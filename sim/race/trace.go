@@ -83,6 +83,10 @@ type Step struct {
 	CacheRVs map[string]int64 `json:"cacheRVs"`
 	// Event is the delivered watch event ("MODIFIED 104") for watch steps.
 	Event string `json:"event,omitempty"`
+	// Filtered is, for a watch step of an informer with a label selector
+	// whose event it received otherwise, the event the server emitted
+	// ("MODIFIED", received as "DELETED 104 (filtered)").
+	Filtered string `json:"filtered,omitempty"`
 	// Listed is, for a LIST (a create looking for its children), how many
 	// of the objects listed carry the labels it looks for.
 	Listed int `json:"listed,omitempty"`
@@ -195,9 +199,19 @@ func (t *trace) snapshot(w *World, s *Step) {
 	}
 }
 
-func (t *trace) watch(w *World, a *actor, ev apiserver.Event, queue string) {
+func (t *trace) watch(w *World, a *actor, ev apiserver.Event, got api.EventType, queue string) {
 	s := Step{Actor: a.name, Kind: StepWatch, Version: -1, RV: ev.Object.GetResourceVersion(),
 		Event: fmt.Sprintf("%s %d", ev.Type, ev.RV), Purpose: "watch event reaches " + a.name + "'s cache", Queue: queue}
+	switch {
+	case got == "":
+		// Through a label selector (scenario.Controller.CacheSelector):
+		// nothing of it reaches the cache but its revision.
+		s.Event += " (filtered out)"
+		s.Filtered = string(ev.Type)
+	case got != ev.Type:
+		s.Event = fmt.Sprintf("%s %d (filtered)", got, ev.RV)
+		s.Filtered = string(ev.Type)
+	}
 	t.snapshot(w, &s)
 	t.steps = append(t.steps, s)
 }

@@ -114,6 +114,10 @@ func NewWithBackend(sc *scenario.Scenario, backend Backend) (*World, error) {
 			// serves every kind its controllers watch (code.go).
 			kinds = api.Kinds()
 		}
+		sel, err := c.Selector()
+		if err != nil {
+			return nil, fmt.Errorf("controller %s: %w", c.Name, err)
+		}
 		var items []*unstructured.Unstructured
 		for _, k := range kinds {
 			items = append(items, w.server.Do(api.Request{Verb: api.List, Ref: api.Ref{Kind: k}}).Items...)
@@ -121,7 +125,7 @@ func NewWithBackend(sc *scenario.Scenario, backend Backend) (*World, error) {
 		w.actors = append(w.actors, &actor{
 			name:    c.Name,
 			machine: controller.New(c.Program),
-			cache:   informer.Synced(items, w.server.RV()),
+			cache:   informer.SyncedFiltered(items, w.server.RV(), sel),
 			lag:     sc.LagOf(i),
 			plan:    planWithWorker(PlanOf(c.Program), c.Worker),
 			worker:  c.Worker,
@@ -313,8 +317,8 @@ func (w *World) emittedAt(rv int64) time.Duration {
 
 func (w *World) deliver(a *actor, ev apiserver.Event) {
 	note := queueNote(a, ev) // queue.go
-	a.cache.Apply(ev)
-	w.trace.watch(w, a, ev, note)
+	got := a.cache.Apply(ev)
+	w.trace.watch(w, a, ev, got, note)
 }
 
 // CacheRV returns the revision each informer has reached, by controller.

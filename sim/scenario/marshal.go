@@ -381,6 +381,7 @@ func controllerNode(c Controller) (*yaml.Node, error) {
 	if c.Lag != nil {
 		m.add("lag", lagNode(*c.Lag))
 	}
+	cacheSelectorNode(m, c)                // cacheselector.go
 	expectationsNode(m, c)                 // expect.go
 	queueNodes(m, c)                       // queue.go
 	if err := thenNode(m, p); err != nil { // then.go

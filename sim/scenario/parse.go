@@ -462,7 +462,7 @@ func (p *parser) schedule(n *yaml.Node, ctrls []Controller, check bool) []Move {
 // stepBound says why counts are capped at LimitSteps.
 var stepBound = fmt.Sprintf("each takes at least one step, and a race takes at most %d", LimitSteps)
 
-var controllerFields = []string{"name", "target", "read", "mutations", "write", "withRV", "test", "fieldManager", "force", "subresource", "body", "noop", "retry", "requeue", "reconciles", "lag", "object", "when", "preconditions", "propagationPolicy", "expectations", "onEvent", "worker", "then"}
+var controllerFields = []string{"name", "target", "read", "mutations", "write", "withRV", "test", "fieldManager", "force", "subresource", "body", "noop", "retry", "requeue", "reconciles", "lag", "object", "when", "preconditions", "propagationPolicy", "expectations", "onEvent", "worker", "then", "cacheSelector"}
 
 // controllerName is the one rule for a controller's name.
 var controllerName = controller.NameRule
@@ -624,11 +624,12 @@ func (p *parser) controller(n *yaml.Node, field string) (Controller, bool) {
 			c.Lag = &l
 		}
 	}
-	p.lifecycle(f, n, field, &c) // lifecycle.go
-	p.expectations(f, field, &c) // expect.go
-	p.queue(f, field, &c)        // queue.go
-	p.then(f, field, &c)         // then.go
-	p.writeOptions(f, field, &c) // write.go
+	p.lifecycle(f, n, field, &c)  // lifecycle.go
+	p.expectations(f, field, &c)  // expect.go
+	p.queue(f, field, &c)         // queue.go
+	p.then(f, field, &c)          // then.go
+	p.cacheSelector(f, field, &c) // cacheselector.go
+	p.writeOptions(f, field, &c)  // write.go
 	return c, len(p.errs) == before
 }
 

@@ -48,6 +48,11 @@ type Controller struct {
 	// controllers of one worker are one controller's keys, reconciled one
 	// at a time (queue.go). Empty: a worker of its own.
 	Worker string
+	// CacheSelector, when set, is the label selector its informer lists
+	// and watches with, as kubectl -l writes it: the cache holds only the
+	// objects that match, and one that stops matching leaves it as a
+	// DELETED event (cacheselector.go).
+	CacheSelector string
 }
 
 // Lag is how late watch events reach an informer.

@@ -72,3 +72,24 @@ func TestThen(t *testing.T) {
 		})
 	}
 }
+
+// TestCacheSelector: cacheSelector reads, writes back, and must parse.
+func TestCacheSelector(t *testing.T) {
+	data := ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: update", "  cacheSelector: app=web")
+	sc, err := Parse("race.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel, err := sc.Controllers[0].Selector(); err != nil || sel.String() != "app=web" {
+		t.Fatalf("selector %v, %v", sel, err)
+	}
+	out, err := Marshal(sc)
+	if err != nil || !strings.Contains(string(out), "cacheSelector: app=web") {
+		t.Fatalf("marshalled (%v):\n%s", err, out)
+	}
+	_, err = Parse("race.yaml", ctrl("- name: a", "  target: ConfigMap/cm1", "  mutations: [{set: {path: data.x, value: a}}]", "  write: update", "  cacheSelector: app in web"))
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Line != 11 || list[0].Field != "controllers[0].cacheSelector" {
+		t.Fatalf("a bad selector: %v", err)
+	}
+}
