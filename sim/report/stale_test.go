@@ -32,3 +32,14 @@ func TestStaleLineSaysYourWrite(t *testing.T) {
 		t.Fatalf("%s", got)
 	}
 }
+
+// A field the server maintains was moved by the server, on someone's
+// write: the line says so, not that the writer set it.
+func TestStaleLineServerField(t *testing.T) {
+	got := StaleLine(race.StaleDecision{Actor: "ctl", WriteStep: 3, Basis: "metadata.generation", Read: int64(1), Now: int64(2),
+		ChangedBy: "user", ChangedAtStep: 1, ChangedRV: "102", ReadRV: "101"})
+	want := "the server had made it 2 at step 2 (RV 102), on user's write" // steps count from 1
+	if !strings.HasSuffix(got, want) || strings.Contains(got, "user had made it") {
+		t.Fatalf("%s\nwant it to end %q", got, want)
+	}
+}
