@@ -5,7 +5,6 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
@@ -62,7 +61,8 @@ func setReport(w *Widget) {
 // snippet: gen-resize
 // strategy: write=update read=live retry=none
 // Resize is the user's change: a fresh read, then an update of the spec.
-// A change of spec is what moves metadata.generation.
+// A change of spec moves metadata.generation (so does the DELETE that
+// starts an object's deletion); labels and status do not.
 func Resize(ctx context.Context, c client.Client, apiReader client.Reader, key client.ObjectKey, size int64) error {
 	var w Widget
 	if err := apiReader.Get(ctx, key, &w); err != nil {
@@ -88,45 +88,6 @@ func ReportStatus(ctx context.Context, c client.Client, key client.ObjectKey) er
 	before := w.DeepCopy()
 	setReport(&w)
 	return c.Status().Patch(ctx, &w, client.MergeFrom(before))
-}
-
-// end snippet
-
-// snippet: gen-report-update-cached
-// strategy: write=update read=lister retry=reread-lister
-// ReportStatusRetryCache makes the report conditional (Status().Update
-// sends the resourceVersion), but its retries Get from the same cache:
-// while the cache lags, every attempt is the same stale copy and 409.
-func ReportStatusRetryCache(ctx context.Context, c client.Client, key client.ObjectKey) error {
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		var w Widget
-		if err := c.Get(ctx, key, &w); err != nil { // DEFECT: the cache again
-			return err
-		}
-		setReport(&w)
-		return c.Status().Update(ctx, &w)
-	})
-}
-
-// end snippet
-
-// snippet: gen-report-update-fresh
-// strategy: write=update read=lister retry=default
-// ReportStatusFresh reads the cache first and sends a conditional
-// Status().Update. If the spec has moved on, the server answers 409; the
-// retry reads the widget from the API server (mgr.GetAPIReader()) and
-// reports on the spec as it is now, with that generation.
-func ReportStatusFresh(ctx context.Context, c client.Client, apiReader client.Reader, key client.ObjectKey) error {
-	var from client.Reader = c // the cache, for the first attempt
-	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		var w Widget
-		if err := from.Get(ctx, key, &w); err != nil {
-			return err
-		}
-		from = apiReader // after a conflict: the API server
-		setReport(&w)
-		return c.Status().Update(ctx, &w)
-	})
 }
 
 // end snippet
