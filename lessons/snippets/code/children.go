@@ -102,6 +102,54 @@ func EnsureNamedChildLive(ctx context.Context, c kubernetes.Interface, ns string
 
 // end snippet
 
+// snippet: ensure-child-any-error
+// strategy: write=create read=lister retry=any-error
+// EnsureNamedChildAnyError retries whatever the create gets, reading the
+// API server before each new attempt: after AlreadyExists that GET finds
+// the child, at the price of a request the cache would have saved.
+func EnsureNamedChildAnyError(ctx context.Context, c kubernetes.Interface, ns string, lister ConfigMapLister) error {
+	first := true
+	always := func(error) bool { return true }
+	return retry.OnError(retry.DefaultRetry, always, func() error {
+		var err error
+		if first {
+			_, err = lister.Get("web-child")
+		} else {
+			_, err = c.CoreV1().ConfigMaps(ns).Get(ctx, "web-child", metav1.GetOptions{})
+		}
+		first = false
+		if err == nil || !apierrors.IsNotFound(err) {
+			return err
+		}
+		_, err = c.CoreV1().ConfigMaps(ns).Create(ctx, child(ns, "web-child", ""), metav1.CreateOptions{})
+		return err
+	})
+}
+
+// end snippet
+
+// snippet: delete-old-child
+// DeleteOldChild deletes web-old when its Lister shows it. Expectations
+// keyed on the resourceVersion of our own writes cannot cover a delete:
+// it leaves nothing whose version the cache could reach, so the next
+// reconcile reads web-old from the cache again, and deletes it again.
+func DeleteOldChild(ctx context.Context, c kubernetes.Interface, ns string, lister ConfigMapLister) error {
+	old, err := lister.Get("web-old")
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	err = c.CoreV1().ConfigMaps(ns).Delete(ctx, old.Name, metav1.DeleteOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil // deleted already (by us, a moment ago)
+	}
+	return err
+}
+
+// end snippet
+
 // Expectations remember, per parent, how many creations the cache has yet
 // to show: the ReplicaSet controller's ControllerExpectations, cut down.
 type Expectations struct {

@@ -225,6 +225,25 @@ func (r *WidgetReconciler) ResizeThenReport(ctx context.Context, key client.Obje
 
 // end snippet
 
+// snippet: cr-ryw-consistency
+// ReadOwnWrites is the Client part of the manager's options
+// (manager.Options{Client: ReadOwnWrites()}) that turns on
+// controller-runtime 0.25's experimental read-your-writes mode: a Get or
+// List through the manager's client blocks until the cache has seen every
+// write this client started before it (a List, every pending write to the
+// kind; a Delete, until the object has left the cache). It covers this
+// process's own writes only, in the representation they were made in
+// (typed, unstructured or metadata), and not a cache that watches more
+// than one namespace; client.DisableReadYourWritesConsistency skips it for
+// one call. A read that blocks holds its worker, up to the context's
+// deadline.
+func ReadOwnWrites() client.Options {
+	on := true
+	return client.Options{Cache: &client.CacheOptions{EnableReadYourWritesConsistency: &on}}
+}
+
+// end snippet
+
 // snippet: cr-requeue
 // Reconcile shows the two ways to come back later. Returning an error
 // logs it, counts it in the error metric and requeues with the rate
