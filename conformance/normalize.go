@@ -86,7 +86,9 @@ func (t *rvTokens) of(rv string) string {
 	return rv
 }
 
-var eventRV = regexp.MustCompile(`^([A-Z]+) (\d+)$`)
+// eventRV is a watch step's event: its type, its RV, and what a filtered
+// informer made of it (" (filtered)").
+var eventRV = regexp.MustCompile(`^([A-Z]+) (\d+)(.*)$`)
 var number = regexp.MustCompile(`\b\d{2,}\b`)
 
 // tokens walks an outcome in a fixed order and numbers every RV in it.
@@ -164,11 +166,19 @@ func Normalize(o *race.Outcome) map[string]any {
 		}
 		if ev, ok := sm["event"].(string); ok {
 			if mm := eventRV.FindStringSubmatch(ev); mm != nil {
-				sm["event"] = mm[1] + " " + t.of(mm[2])
+				sm["event"] = mm[1] + " " + t.of(mm[2]) + mm[3]
 			}
 		}
 		if msg, ok := sm["message"].(string); ok {
 			sm["message"] = t.text(msg)
+		}
+	}
+	for _, w := range list(m["waits"]) {
+		wm := w.(map[string]interface{})
+		for _, k := range []string{"awaitRV", "cacheRV"} {
+			if v, ok := wm[k]; ok {
+				wm[k] = t.of(num(v))
+			}
 		}
 	}
 	for _, c := range list(m["controllers"]) {
