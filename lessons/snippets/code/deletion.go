@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -70,7 +71,9 @@ func AddBackupFinalizer(ctx context.Context, dc dynamic.Interface, ns, name stri
 // strategy: write=json-patch test=values read=live retry=test-failed
 // RemoveWidgetFinalizer removes its entry with a JSON patch that first
 // tests the index still holds it: only that entry goes, whatever else is
-// in the list, and a moved entry is a 422 to re-read and try again.
+// in the list, and a moved entry is a 422 to re-read and try again. The
+// last entry goes with the list: a test that the list is just ours, then
+// a remove of the list.
 func RemoveWidgetFinalizer(ctx context.Context, dc dynamic.Interface, ns, name, finalizer string) error {
 	return retry.OnError(retry.DefaultRetry, testFailed, func() error {
 		w, err := dc.Resource(Widgets).Namespace(ns).Get(ctx, name, metav1.GetOptions{})
@@ -81,16 +84,19 @@ func RemoveWidgetFinalizer(ctx context.Context, dc dynamic.Interface, ns, name, 
 		if i < 0 {
 			return nil
 		}
-		at := "/metadata/finalizers/" + strconv.Itoa(i)
+		at, was := "/metadata/finalizers/"+strconv.Itoa(i), any(finalizer)
+		if len(w.GetFinalizers()) == 1 {
+			at, was = "/metadata/finalizers", []string{finalizer}
+		}
 		patch, err := json.Marshal([]map[string]any{
-			{"op": "test", "path": at, "value": finalizer},
+			{"op": "test", "path": at, "value": was},
 			{"op": "remove", "path": at},
 		})
 		if err != nil {
 			return err
 		}
 		_, err = dc.Resource(Widgets).Namespace(ns).Patch(ctx, name, types.JSONPatchType, patch, metav1.PatchOptions{})
-		return ignoreNotFound(err) // the last finalizer removed: the object is gone
+		return ignoreNotFound(err) // the last finalizer of an object being deleted: it is gone
 	})
 }
 
@@ -156,6 +162,35 @@ func ReleaseWidgetUpdate(ctx context.Context, dc dynamic.Interface, ns, name str
 		_, err = dc.Resource(Widgets).Namespace(ns).Update(ctx, w, metav1.UpdateOptions{})
 		return err
 	})
+}
+
+// end snippet
+
+// snippet: delete-foreground
+// strategy: write=delete read=live retry=none
+// DeleteForeground deletes w1 as kubectl delete --cascade=foreground
+// does: the server adds the garbage collector's own finalizer,
+// foregroundDeletion, and only marks the object — a deletionTimestamp, a
+// new generation — until the collector has deleted its dependents and
+// removed that finalizer. envtest runs no garbage collector: there the
+// object stays, being deleted, for good.
+func DeleteForeground(ctx context.Context, dc dynamic.Interface, ns, name string) error {
+	policy := metav1.DeletePropagationForeground
+	return ignoreNotFound(dc.Resource(Widgets).Namespace(ns).Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &policy}))
+}
+
+// end snippet
+
+// snippet: create-config
+// strategy: write=create retry=none
+// CreateConfig creates cm1 anew. While an older cm1 is being deleted —
+// its DELETE answered, a finalizer still holding it — the name is
+// taken: AlreadyExists, "object is being deleted". Return it; the
+// requeue tries again once the old one is gone.
+func CreateConfig(ctx context.Context, c kubernetes.Interface, ns string) error {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm1", Namespace: ns}, Data: map[string]string{"generation": "new"}}
+	_, err := c.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
+	return err
 }
 
 // end snippet
