@@ -46,8 +46,16 @@ func TestCourseInvariantClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	yes, no := true, false
-	for _, at := range [][2]int{{12, 1}, {13, 6}} {
+	for _, at := range [][2]int{{12, 1}, {13, 8}} {
 		s := p.Lessons[at[0]-1].Steps[at[1]-1]
+		claims := s.Claims
+		if s.Kind == lessons.Play {
+			// A break-it step claims it in its goal, and breaks it in the
+			// order its solution gives.
+			race := *s.Race
+			race.Schedule = s.Goal.Schedule
+			s.Race, claims = &race, s.Goal.Break
+		}
 		o, err := p.Run(s, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -59,7 +67,7 @@ func TestCourseInvariantClaims(t *testing.T) {
 			t.Errorf("lesson %d step %d: met: true holds too", at[0], at[1])
 		}
 		claimed := false
-		for _, c := range s.Claims {
+		for _, c := range claims {
 			claimed = claimed || (c.Invariant != nil && !*c.Invariant.Met)
 		}
 		if !claimed {
