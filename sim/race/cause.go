@@ -12,6 +12,10 @@ const (
 	// CauseStaleCopy: Actor's Request sent a copy read at HeldRV, before
 	// the owner's change, and erased it.
 	CauseStaleCopy CauseKind = "stale-copy"
+	// CauseOwnApplyDropped: Actor applied as field manager Value, the
+	// manager that had set the field, and left it out: nothing stale, an
+	// apply gives up the fields its manager no longer declares.
+	CauseOwnApplyDropped CauseKind = "own-apply-dropped"
 	// CauseOlderCount: Actor's Request wrote back an older count.
 	CauseOlderCount CauseKind = "older-count"
 	// CauseStaleCount: Actor computed Computed from a stale read (Read at

@@ -117,3 +117,28 @@ controllers:
 		t.Errorf("lister %d, create %d %s", list.Code, create.Code, create.Reason)
 	}
 }
+
+// A manager's own next apply that leaves a field out removes it: the
+// loss says so, not that the apply was computed from a stale copy.
+func TestOwnApplyDropsAField(t *testing.T) {
+	sc, err := scenario.Parse("intent.yaml", []byte(`name: intent
+objects:
+- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm1}}
+controllers:
+- {name: first, target: ConfigMap/cm1, fieldManager: ctl, mutations: [{set: {path: data.x, value: "1"}}, {set: {path: data.y, value: "1"}}], write: apply, force: true}
+- {name: next, target: ConfigMap/cm1, fieldManager: ctl, mutations: [{set: {path: data.x, value: "2"}}], write: apply, force: true}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Run(sc, Schedule{Moves: scenario.MustMoves("first", "first", "next", "next")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Lost) != 1 || o.Lost[0].Field != "data.y" {
+		t.Fatalf("lost %+v", o.Lost)
+	}
+	if c := o.Lost[0].Cause; c.Kind != CauseOwnApplyDropped || c.Actor != "next" || c.Value != "ctl" {
+		t.Errorf("cause %+v", c)
+	}
+}

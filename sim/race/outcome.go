@@ -210,9 +210,28 @@ func (t *trace) losses(w *World) (lost, overwritten []Loss) {
 			held = t.steps[ev.Step].HeldRV
 		}
 		l.Cause = LossCause{Kind: CauseStaleCopy, Actor: ev.Actor, Request: ev.Request, HeldRV: held}
+		if m, ok := t.sameApplier(ev.Step, in.step); ok {
+			// Nothing stale about it: the manager's new declaration
+			// left the field out, and nobody else owned it.
+			l.Cause = LossCause{Kind: CauseOwnApplyDropped, Actor: ev.Actor, Request: ev.Request, HeldRV: held, Value: m}
+		}
 		lost = append(lost, l)
 	}
 	return lost, overwritten
+}
+
+// sameApplier reports whether the write at step erased is an apply under
+// the field manager that made the write at step set (the manager's own
+// next declaration), and that manager.
+func (t *trace) sameApplier(erased, set int) (string, bool) {
+	if erased < 0 || set < 0 || erased >= len(t.steps) || set >= len(t.steps) {
+		return "", false
+	}
+	e, s := t.steps[erased], t.steps[set]
+	if e.PatchType != string(api.ApplyPatch) || s.PatchType != string(api.ApplyPatch) || e.FieldManager == "" || e.FieldManager != s.FieldManager {
+		return "", false
+	}
+	return e.FieldManager, true
 }
 
 // intended reports whether the write at step by actor carried a mutation on

@@ -41,6 +41,9 @@ func Reason(l race.Loss) string {
 	case race.CauseStaleCopy:
 		return fmt.Sprintf("%s %s did not mean to change it: it sent a copy read at RV %s, before %s change",
 			Possessive(c.Actor), c.Request, c.HeldRV, Possessive(l.Owner))
+	case race.CauseOwnApplyDropped:
+		return fmt.Sprintf("%s applied as %s, the field manager that had set it, and left it out: an apply gives up the fields its manager no longer declares, and a field nobody owns is removed",
+			c.Actor, c.Value)
 	case race.CauseOlderCount:
 		return fmt.Sprintf("%s's %s wrote back an older count", c.Actor, c.Request)
 	case race.CauseStaleCount:

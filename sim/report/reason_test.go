@@ -31,6 +31,8 @@ func TestReasonsSpeakToTheLearner(t *testing.T) {
 			"b's UPDATE cm1 did not mean to change it: it sent a copy read at RV 101, before your change"},
 		{race.Loss{Owner: "you", Cause: race.LossCause{Kind: race.CauseNotMade, Actor: "you"}},
 			"your reconcile returned without making it"},
+		{race.Loss{Owner: "ctl", Cause: race.LossCause{Kind: race.CauseOwnApplyDropped, Actor: "next", Value: "ctl"}},
+			"next applied as ctl, the field manager that had set it, and left it out: an apply gives up the fields its manager no longer declares, and a field nobody owns is removed"},
 	} {
 		got := Reason(c.l)
 		if got != c.want {
@@ -48,7 +50,7 @@ func TestEveryCauseIsWorded(t *testing.T) {
 	kinds := []race.CauseKind{race.CauseNeverVisible, race.CauseDeliberate, race.CauseStaleCopy, race.CauseOlderCount,
 		race.CauseStaleCount, race.CauseRoundedIncrement, race.CauseIgnoredStatus, race.CauseIgnoredSpec,
 		race.CauseIgnoredAllButStatus, race.CauseNotShown, race.CauseManagedFieldsReset, race.CauseDefaulted,
-		race.CauseCollateral, race.CauseMissedPosition, race.CauseNotMade}
+		race.CauseCollateral, race.CauseMissedPosition, race.CauseNotMade, race.CauseOwnApplyDropped}
 	for _, k := range kinds {
 		if got := Reason(race.Loss{Cause: race.LossCause{Kind: k}}); got == string(k) || got == "" {
 			t.Errorf("%s is not worded: %q", k, got)
