@@ -16,6 +16,10 @@ const (
 	// manager that had set the field, and left it out: nothing stale, an
 	// apply gives up the fields its manager no longer declares.
 	CauseOwnApplyDropped CauseKind = "own-apply-dropped"
+	// CauseNamedInBody: Actor's Request, a hand-written body, named the
+	// field and sent Value (JSON) for it: nothing stale, the request said
+	// so (a typed struct's zero value).
+	CauseNamedInBody CauseKind = "named-in-body"
 	// CauseOlderCount: Actor's Request wrote back an older count.
 	CauseOlderCount CauseKind = "older-count"
 	// CauseStaleCount: Actor computed Computed from a stale read (Read at

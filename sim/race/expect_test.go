@@ -142,3 +142,19 @@ controllers:
 		t.Errorf("cause %+v", c)
 	}
 }
+
+// A hand-written body that names a field erases it on purpose (a typed
+// struct's zero value): the loss says the request named it.
+func TestBodyNamedTheField(t *testing.T) {
+	sc, err := scenario.Load("../../lessons/course/scenarios/ssactl-typed-zero.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Run(sc, Schedule{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Lost) != 1 || o.Lost[0].Field != "spec.size" || o.Lost[0].Cause != (LossCause{Kind: CauseNamedInBody, Actor: "ctl", Request: "APPLY w1", HeldRV: o.Lost[0].Cause.HeldRV, Value: "0"}) {
+		t.Fatalf("lost %+v", o.Lost)
+	}
+}

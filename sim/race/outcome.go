@@ -1,6 +1,7 @@
 package race
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/conflictlab/conflictlab/sim/api"
@@ -210,6 +211,11 @@ func (t *trace) losses(w *World) (lost, overwritten []Loss) {
 			held = t.steps[ev.Step].HeldRV
 		}
 		l.Cause = LossCause{Kind: CauseStaleCopy, Actor: ev.Actor, Request: ev.Request, HeldRV: held}
+		if v, ok := t.sentInBody(ev.Step, in.mutation); ok && handWritten(w, ev.Actor) {
+			// A hand-written body named the field: nothing stale, the
+			// request said so (a typed struct's zero value, say).
+			l.Cause = LossCause{Kind: CauseNamedInBody, Actor: ev.Actor, Request: ev.Request, HeldRV: held, Value: compactJSON(v)}
+		}
 		if m, ok := t.sameApplier(ev.Step, in.step); ok {
 			// Nothing stale about it: the manager's new declaration
 			// left the field out, and nobody else owned it.
@@ -218,6 +224,26 @@ func (t *trace) losses(w *World) (lost, overwritten []Loss) {
 		lost = append(lost, l)
 	}
 	return lost, overwritten
+}
+
+// handWritten reports whether actor sends a hand-written body (a
+// scenario's body), which says what it means field by field.
+func handWritten(w *World, actor string) bool {
+	a := w.actor(actor)
+	return a != nil && a.machine.Program().Body != nil
+}
+
+// sentInBody reports whether the write at step sent a hand-written body
+// (scenario body) that sets mu's field, and the value it sent.
+func (t *trace) sentInBody(step int, mu controller.Mutation) (any, bool) {
+	if step < 0 || step >= len(t.steps) || len(t.steps[step].Body) == 0 {
+		return nil, false
+	}
+	var body map[string]any
+	if json.Unmarshal(t.steps[step].Body, &body) != nil {
+		return nil, false // a JSON patch's op list: not an object
+	}
+	return mu.Path.Get(body)
 }
 
 // sameApplier reports whether the write at step erased is an apply under

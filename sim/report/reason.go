@@ -44,6 +44,8 @@ func Reason(l race.Loss) string {
 	case race.CauseOwnApplyDropped:
 		return fmt.Sprintf("%s applied as %s, the field manager that had set it, and left it out: an apply gives up the fields its manager no longer declares, and a field nobody owns is removed",
 			c.Actor, c.Value)
+	case race.CauseNamedInBody:
+		return fmt.Sprintf("%s %s named it in its body, as %s", Possessive(c.Actor), c.Request, c.Value)
 	case race.CauseOlderCount:
 		return fmt.Sprintf("%s's %s wrote back an older count", c.Actor, c.Request)
 	case race.CauseStaleCount:

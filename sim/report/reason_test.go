@@ -33,6 +33,8 @@ func TestReasonsSpeakToTheLearner(t *testing.T) {
 			"your reconcile returned without making it"},
 		{race.Loss{Owner: "ctl", Cause: race.LossCause{Kind: race.CauseOwnApplyDropped, Actor: "next", Value: "ctl"}},
 			"next applied as ctl, the field manager that had set it, and left it out: an apply gives up the fields its manager no longer declares, and a field nobody owns is removed"},
+		{race.Loss{Owner: "user", Cause: race.LossCause{Kind: race.CauseNamedInBody, Actor: "you", Request: "APPLY w1", Value: "0"}},
+			"your APPLY w1 named it in its body, as 0"},
 	} {
 		got := Reason(c.l)
 		if got != c.want {
@@ -50,7 +52,7 @@ func TestEveryCauseIsWorded(t *testing.T) {
 	kinds := []race.CauseKind{race.CauseNeverVisible, race.CauseDeliberate, race.CauseStaleCopy, race.CauseOlderCount,
 		race.CauseStaleCount, race.CauseRoundedIncrement, race.CauseIgnoredStatus, race.CauseIgnoredSpec,
 		race.CauseIgnoredAllButStatus, race.CauseNotShown, race.CauseManagedFieldsReset, race.CauseDefaulted,
-		race.CauseCollateral, race.CauseMissedPosition, race.CauseNotMade, race.CauseOwnApplyDropped}
+		race.CauseCollateral, race.CauseMissedPosition, race.CauseNotMade, race.CauseOwnApplyDropped, race.CauseNamedInBody}
 	for _, k := range kinds {
 		if got := Reason(race.Loss{Cause: race.LossCause{Kind: k}}); got == string(k) || got == "" {
 			t.Errorf("%s is not worded: %q", k, got)
