@@ -3,8 +3,13 @@ package fakes
 import (
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/sim/race"
@@ -143,6 +148,8 @@ func TestTestsLieLessonOnEveryBackend(t *testing.T) {
 			staleUpdate(t, lr)
 		case "scenarios/fake-versions.yaml":
 			versions(t, lr)
+		case "scenarios/del-delete.yaml":
+			deletion(t, lr)
 		default:
 			t.Errorf("%s: a race this test does not know: say what the fakes do with it, and assert it here", lr)
 		}
@@ -156,6 +163,7 @@ func TestTestsLieLessonOnEveryBackend(t *testing.T) {
 		"scenarios/fake-stale-retry.yaml":  1,
 		"scenarios/fake-versions.yaml":     1,
 		"scenarios/play-fake-retry.yaml":   1,
+		"scenarios/del-delete.yaml":        1,
 	}
 	for sc, n := range want {
 		if seen[sc] != n {
@@ -258,5 +266,68 @@ func versions(t *testing.T, lr lessonRace) {
 		if got := finalRV(lr.results[n].Outcome); got != want[n] {
 			t.Errorf("%s on %s: cm1's resourceVersion %q, want %q", lr, n, got, want[n])
 		}
+	}
+}
+
+// "What else the fakes do not do": a DELETE of a Widget with a finalizer
+// leaves it being deleted, at generation 2, on the server; client-go's
+// fakes remove it at once; controller-runtime's fake marks it, and leaves
+// its generation alone.
+func deletion(t *testing.T, lr lessonRace) {
+	t.Helper()
+	for _, n := range All() {
+		o := lr.results[n].Outcome
+		meta, _ := o.Final["metadata"].(map[string]interface{})
+		marked := !o.Deleted && meta["deletionTimestamp"] != nil
+		gen, _, _ := unstructured.NestedInt64(o.Final, "metadata", "generation")
+		switch n {
+		case Sim:
+			if !marked || gen != 2 {
+				t.Errorf("%s on %s: marked %v, generation %d; want being deleted at generation 2", lr, n, marked, gen)
+			}
+		case ClientGoFake, ClientGoClientset:
+			if !o.Deleted {
+				t.Errorf("%s on %s: the object is still there; the lesson says the fake deletes it at once", lr, n)
+			}
+		case ControllerRuntimeFake:
+			if !marked || gen != 0 {
+				t.Errorf("%s on %s: marked %v, generation %d; the lesson says it is marked, with no generation", lr, n, marked, gen)
+			}
+		}
+	}
+}
+
+// TestTestsLieRecordsTheFakes: the runs lesson 15 shows in its text are
+// what the fake libraries answer now (the tutorial cannot ask them: it is
+// built without them). `go generate ./lessons` records them again.
+func TestTestsLieRecordsTheFakes(t *testing.T) {
+	const file = "../lessons/course/15-tests-lie.yaml"
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := RecordLesson(string(src), func(path string) (*scenario.Scenario, error) {
+		return scenario.Load(filepath.Join("../lessons/course", path))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want != string(src) {
+		t.Fatalf("%s shows runs the fakes no longer give: run go generate ./lessons", file)
+	}
+	if n := strings.Count(want, "```text fakes "); n < 3 {
+		t.Fatalf("%s records %d races; the lesson shows three", file, n)
+	}
+	// The compiled course carries them too.
+	p, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	for _, s := range p.Lesson(testsLieID).Steps {
+		shown += strings.Count(s.Text, "client-go NewSimpleClientset:")
+	}
+	if shown < 3 {
+		t.Errorf("the built-in course's lesson shows %d recorded runs of client-go's fake: run go generate ./lessons", shown)
 	}
 }

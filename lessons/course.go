@@ -12,6 +12,7 @@ import (
 	"github.com/conflictlab/conflictlab/userfile"
 )
 
+//go:generate go run gen_fakes.go
 //go:generate go run gen_course.go
 
 // courseBin is the built-in course, lessons/course, compiled: its lessons

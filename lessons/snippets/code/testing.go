@@ -69,10 +69,13 @@ func ConflictOnce(c *fake.Clientset) {
 // snippet: crfake-conflict
 // NewConflictingClient is controller-runtime's fake client with one
 // injected conflict. This fake checks resourceVersions itself (a stale
-// Update gets 409 with no help), but it numbers each object's versions
-// on its own, 1, 2, 3…, where a server numbers every write in the
-// cluster: compare versions for equality only. The interceptor adds the
-// conflict a concurrent writer would cause, at the moment you choose.
+// Update gets 409, "object was modified", with no help), but it numbers
+// each object's versions on its own — 999 for an object given to
+// WithObjects, 1 for one the test creates, one more per write — where a
+// server numbers every write in the cluster: compare versions for
+// equality only. It is never stale either: nothing in it lags. The
+// interceptor adds the conflict a concurrent writer would cause, at the
+// moment you choose.
 func NewConflictingClient(objs ...client.Object) client.WithWatch {
 	left := 1
 	return crfake.NewClientBuilder().WithObjects(objs...).
@@ -95,8 +98,9 @@ func NewConflictingClient(objs ...client.Object) client.WithWatch {
 // SetModeMoved updates the ConfigMap and reports whether the write moved its version.
 // That is what a test may assert — the version differs — and never which
 // number it became: a server numbers every write in the cluster,
-// controller-runtime's fake counts each object from 1, and client-go's
-// fake leaves the field empty (there, nothing ever "moves").
+// controller-runtime's fake counts each object on its own, and
+// client-go's fakes keep whatever resourceVersion they were sent (none,
+// if the test sent none: there, nothing ever "moves").
 func SetModeMoved(ctx context.Context, c client.Client, ns, name string) (moved bool, err error) {
 	var cm corev1.ConfigMap
 	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, &cm); err != nil {
