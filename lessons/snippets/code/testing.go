@@ -45,6 +45,29 @@ func TwoWriters(ctx context.Context, c kubernetes.Interface, ns, name string) er
 
 // end snippet
 
+// snippet: fake-writer-clear-rv
+// strategy: write=update-clear-rv read=lister retry=none
+// SetBForced "handles" the 409 by never getting one: it empties the
+// resourceVersion, so the update is unconditional. The fake's test was
+// green already; on the server a's data.a is now erased instead of b's
+// write refused.
+func SetBForced(ctx context.Context, c kubernetes.Interface, ns, name string, lister ConfigMapLister) error {
+	cm, err := lister.Get(name)
+	if err != nil {
+		return err
+	}
+	cm = cm.DeepCopy()
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	cm.Data["b"] = "set by b"
+	cm.ResourceVersion = "" // DEFECT: an unconditional overwrite
+	_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+	return err
+}
+
+// end snippet
+
 // snippet: reactor-conflict
 // ConflictOnce makes a fake clientset answer the first update of a
 // ConfigMap with the 409 a server would send, then lets the rest through
