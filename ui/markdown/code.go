@@ -42,6 +42,16 @@ func code(src, style string, width int) string {
 	return strings.Join(out, "\n")
 }
 
+// plainCode is a fenced block that is not Go: its lines unstyled, fitted
+// to width like code (a line too long continues after a ↪).
+func plainCode(src string, width int) string {
+	var out []string
+	for _, l := range strings.Split(strings.ReplaceAll(strings.TrimRight(src, "\n"), "\t", strings.Repeat(" ", TabWidth)), "\n") {
+		out = append(out, softWrap(l, width)...)
+	}
+	return strings.Join(out, "\n")
+}
+
 // highlight returns the source's lines, styled token by token as chroma
 // styled them (glamour's highlighter: the monokai style on a dark
 // background, github on a light one; lexGo says why not chroma itself).

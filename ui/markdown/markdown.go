@@ -114,6 +114,12 @@ func renderDoc(text, style string, width int, render func(text, style string, wi
 			parts = append(parts, code(fenceBody(seg.text), style, width))
 			continue
 		}
+		if seg.fence {
+			// Another language (the lessons' recorded runs are "text"):
+			// its lines as written, unstyled, continued like code.
+			parts = append(parts, plainCode(fenceBody(seg.text), width))
+			continue
+		}
 		if seg.items == nil {
 			src := seg.text
 			if !seg.fence {

@@ -110,9 +110,10 @@ func TestGenerationShownWhenItMoves(t *testing.T) {
 			t.Fatal("gen-bumps now writes observedGeneration: the test no longer checks the second case")
 		}
 	}
-	// As created, then labeler's, reporter's and resizer's writes: only
-	// the last moves the generation.
-	want := []string{"    generation: 1", "    generation: 1", "    generation: 1", "~   generation: 2"}
+	// As created, then labeler's, reporter's and resizer's writes and
+	// ops' DELETE (which a finalizer turns into a mark): the resize and the
+	// DELETE move the generation.
+	want := []string{"    generation: 1", "    generation: 1", "    generation: 1", "~   generation: 2", "~   generation: 3"}
 	if got := genVersions(m); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("the generation line of each version is %q, want %q", got, want)
 	}

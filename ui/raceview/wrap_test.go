@@ -99,7 +99,7 @@ func TestSetupPlanWrapsUnderItself(t *testing.T) {
 // A plan part with no separator to break at (a condition written as
 // JSON) wraps inside, indented under its text; nothing of it is cut.
 func TestSetupPlanWrapsALongPart(t *testing.T) {
-	r := courseRace(t, 14, 6)
+	r := courseRace(t, 14, 7)
 	for _, c := range r.Outcome.Controllers {
 		m := newView(r, true)
 		plan, cont := setupPlan(t, m, c.Name, 79)
@@ -179,7 +179,7 @@ func TestSetupFromTheScenarioCannotBeRevealed(t *testing.T) {
 // The object pane's short form wraps a long change under its path: the
 // value after the arrow, and the LOST mark after it, are never cut.
 func TestShortChangeLinesWrap(t *testing.T) {
-	m := newView(courseRace(t, 13, 4), false)
+	m := newView(courseRace(t, 13, 6), false)
 	m.SetIndex(len(m.Run().Outcome.Steps) - 1)
 	var text []string
 	for _, l := range lines(strings.Join(m.objectLines(79, false), "\n")) {
@@ -196,11 +196,11 @@ func TestShortChangeLinesWrap(t *testing.T) {
 // A LOST note under a timeline row wraps under its own text (after
 // "└ ✗ "), not at the window's edge.
 func TestTimelineLostNoteHangs(t *testing.T) {
-	m := newView(courseRace(t, 16, 4), false)
+	m := newView(courseRace(t, 16, 5), false)
 	m.SetIndex(len(m.Run().Outcome.Steps) - 1)
 	ls := lines(view(m, 79, 24))
 	for i, l := range ls {
-		if !strings.Contains(l, "└ ✗ LOST status.phase") {
+		if !strings.Contains(l, "└ ✗ LOST status.") {
 			continue
 		}
 		col := strings.Index(l, "✗")
@@ -286,7 +286,7 @@ func TestEmptyValuesInListItems(t *testing.T) {
 			t.Errorf("scalar(%#v) = %q, want %q", want, got, v)
 		}
 	}
-	m := newView(courseRace(t, 14, 6), false)
+	m := newView(courseRace(t, 14, 7), false)
 	m.SetIndex(len(m.Run().Outcome.Steps) - 1)
 	m, _ = press(m, "o")
 	v := view(m, 79, 300)
@@ -307,7 +307,7 @@ func TestTheLearnersControllerIsYou(t *testing.T) {
 	if !ok || !strings.HasPrefix(d.What, "your UPDATE") {
 		t.Errorf("deciding row: %q", d.What)
 	}
-	d, ok = courseRace(t, 13, 4).DecidingRow()
+	d, ok = courseRace(t, 13, 6).DecidingRow()
 	if !ok || !strings.HasPrefix(d.What, "your PATCH") || strings.Contains(d.What, "you's") {
 		t.Errorf("deciding row: %q", d.What)
 	}
