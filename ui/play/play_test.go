@@ -353,7 +353,7 @@ func TestStepKeysInTheBar(t *testing.T) {
 						one.Controllers = append(one.Controllers, c)
 					}
 				}
-				one.Schedule = s.Goal.Schedule
+				one.Schedule = scenario.MustMoves(s.Goal.Schedule...)
 				sc = &one
 			}
 			m, err := New(s.Goal, sc, s.Question, 0, styles.New(true, true))

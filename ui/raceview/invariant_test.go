@@ -9,6 +9,7 @@ import (
 	"github.com/conflictlab/conflictlab/lessons"
 	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/sim/race"
+	"github.com/conflictlab/conflictlab/sim/scenario"
 )
 
 var (
@@ -102,7 +103,7 @@ func courseGoalRace(t *testing.T, l, s int) *Run {
 		t.Fatal(err)
 	}
 	played := *sc
-	played.Schedule = st.Goal.Schedule
+	played.Schedule = scenario.MustMoves(st.Goal.Schedule...)
 	o, err := race.Run(&played, race.Schedule{})
 	if err != nil {
 		t.Fatal(err)
