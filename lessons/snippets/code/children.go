@@ -131,8 +131,9 @@ func EnsureNamedChildAnyError(ctx context.Context, c kubernetes.Interface, ns st
 // snippet: delete-old-child
 // DeleteOldChild deletes web-old when its Lister shows it. Expectations
 // keyed on the resourceVersion of our own writes cannot cover a delete:
-// it leaves nothing whose version the cache could reach, so the next
-// reconcile reads web-old from the cache again, and deletes it again.
+// the server answers a DELETE that removes the object with a Status that
+// carries no resourceVersion, and Delete returns only an error, so the
+// next reconcile reads web-old from the cache again, and deletes it again.
 func DeleteOldChild(ctx context.Context, c kubernetes.Interface, ns string, lister ConfigMapLister) error {
 	old, err := lister.Get("web-old")
 	if apierrors.IsNotFound(err) {
