@@ -397,7 +397,7 @@ func (e *emitter) lostNote(l race.Loss) string {
 			}
 		}
 	}
-	if l.ErasedBy == l.Owner {
+	if ToldByReason(l) {
 		return fmt.Sprintf("└ %s change (%s): %s", Possessive(l.Owner), l.Intended, Reason(l))
 	}
 	return fmt.Sprintf("└ set by %s%s (%s); erased by %s %s at step %d", l.Owner, setAt, l.Intended, Possessive(l.ErasedBy), eraser, l.ErasedAtStep+1)

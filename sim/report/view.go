@@ -68,10 +68,19 @@ func MarkedAnswer(s race.Step) string {
 // LostNote is the line under a write that erased a field, naming whose
 // change it was ("your change" for the learner's own controller).
 func LostNote(l race.Loss) string {
-	if l.ErasedBy == l.Owner {
+	if ToldByReason(l) {
 		return fmt.Sprintf("%s LOST %s: %s", MarkBad, l.Field, Reason(l))
 	}
 	return fmt.Sprintf("%s LOST %s: %s change erased by this write", MarkBad, l.Field, Possessive(l.Owner))
+}
+
+// ToldByReason reports whether a loss is told by its reason rather than by
+// who erased whose change: a controller's own write, a field its own
+// manager's next apply stopped declaring, a field a hand-written body
+// named (the eraser and the owner may be two names for one controller, or
+// nobody fought at all).
+func ToldByReason(l race.Loss) bool {
+	return l.ErasedBy == l.Owner || l.Cause.Kind == race.CauseOwnApplyDropped || l.Cause.Kind == race.CauseNamedInBody
 }
 
 // WaitText is a row for time a controller spends asleep, backing off
@@ -199,7 +208,7 @@ func stoppedText(names []string) string {
 // change, erased by b at step 6 (RV 103)", steps numbered as the rows.
 func LossLine(l race.Loss) string {
 	by := fmt.Sprintf("erased by %s at step %d (RV %s)", l.ErasedBy, l.ErasedAtStep+1, l.ErasedRV)
-	if l.ErasedBy == l.Owner {
+	if ToldByReason(l) {
 		by = Reason(l)
 	}
 	return fmt.Sprintf("%s LOST %s — %s change, %s", MarkBad, l.Field, Possessive(l.Owner), by)

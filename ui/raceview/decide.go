@@ -41,14 +41,19 @@ func (r *Run) DecidingRow() (d Deciding, ok bool) {
 		return Deciding{Step: i, Row: i + 1, What: what}, true
 	}
 	for _, l := range o.Lost {
-		if l.ErasedBy != l.Owner && l.ErasedBy != "" {
+		if !report.ToldByReason(l) && l.ErasedBy != "" {
 			s := stepAt(o, l.ErasedAtStep)
 			return at(l.ErasedAtStep, fmt.Sprintf("%s %s erased %s change to %s", report.Possessive(l.ErasedBy), report.Call(s), report.Possessive(l.Owner), l.Field))
 		}
 	}
 	for _, l := range o.Lost {
-		if l.ErasedBy == l.Owner && l.ErasedBy != "" {
+		if report.ToldByReason(l) && l.ErasedBy != "" {
 			s := stepAt(o, l.ErasedAtStep)
+			if l.ErasedBy != l.Owner {
+				// Nobody fought over it: its own manager's next apply
+				// left it out, or a hand-written body named it.
+				return at(l.ErasedAtStep, fmt.Sprintf("%s %s lost %s (%s)", report.Possessive(l.ErasedBy), report.Call(s), l.Field, report.Answer(s)))
+			}
 			return at(l.ErasedAtStep, fmt.Sprintf("%s %s lost %s own change to %s (%s)", report.Possessive(l.ErasedBy), report.Call(s), agree(l.Owner, "its", "your"), l.Field, report.Answer(s)))
 		}
 	}
