@@ -130,3 +130,27 @@ func EnsureOwner(ctx context.Context, c kubernetes.Interface, ns, name string) e
 }
 
 // end snippet
+
+// snippet: review-owner-cli
+// strategy: write=update read=live retry=default
+// SetOwnerFromCLI is a kubectl plugin's one write. The GET and the update
+// are both inside RetryOnConflict, so a 409 means "read again", and the
+// retry sends the copy the server has now; retry.DefaultRetry bounds it at
+// five attempts, and only a Conflict is retried. Nothing to stop in
+// review: a command run once has no workqueue to return the 409 to.
+func SetOwnerFromCLI(ctx context.Context, c kubernetes.Interface, ns, name, owner string) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		cm, err := c.CoreV1().ConfigMaps(ns).Get(ctx, name, metav1.GetOptions{})
+		if err != nil {
+			return err
+		}
+		if cm.Data == nil {
+			cm.Data = map[string]string{}
+		}
+		cm.Data["owner"] = owner
+		_, err = c.CoreV1().ConfigMaps(ns).Update(ctx, cm, metav1.UpdateOptions{})
+		return err
+	})
+}
+
+// end snippet
