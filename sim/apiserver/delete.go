@@ -108,7 +108,7 @@ func beforeDelete(info api.KindInfo, live *unstructured.Unstructured, opts *meta
 // so such an object stays, being deleted, as it does on an envtest server.
 func gcFinalizers(have []string, opts *metav1.DeleteOptions) ([]string, bool) {
 	orphan, foreground := false, false
-	//nolint:staticcheck // SA1019: the registry still honours it
+	//lint:ignore SA1019 the registry still honours orphanDependents
 	switch od := opts.OrphanDependents; {
 	case od != nil:
 		orphan = *od
