@@ -618,12 +618,15 @@ func TestFixTableMeansWhatItShows(t *testing.T) {
 	if m.Race().Run() == nil {
 		t.Fatalf("no example after a failed proof:\n%s", view(m))
 	}
-	// …until a setting changes: an update has no "with RV" to send, the
-	// row goes, and its change with it.
+	// …until a setting changes (merge-patch → strategic-patch)…
 	m, _ = press(t, m, "up", "right")
 	if m.Race().Run() != nil {
 		t.Fatal("the old settings' example stayed on the stage after a change")
 	}
+	see(t, m, "b   withRV")
+	// …and an update has no "with RV" to send: the row goes, and its
+	// change with it.
+	m, _ = press(t, m, "right")
 	notSee(t, m, "b   withRV")
 	if got := m.settings["b"]["withRV"]; got != m.startSet["b"]["withRV"] {
 		t.Fatalf("the hidden withRV stays changed: %q", got)
