@@ -8,8 +8,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/conflictlab/conflictlab/lessons"
+	"github.com/conflictlab/conflictlab/lessons/racecache"
 	"github.com/conflictlab/conflictlab/progress"
 	"github.com/conflictlab/conflictlab/ui/nav"
+	"github.com/conflictlab/conflictlab/ui/styles"
 	"github.com/conflictlab/conflictlab/ui/uitest"
 )
 
@@ -211,5 +213,42 @@ func runAll(cmd tea.Cmd) []tea.Msg {
 		return nil
 	default:
 		return []tea.Msg{msg}
+	}
+}
+
+// A learner who presses the answer key, again and again, before reading
+// on is shown the question a part at a time and then answered, on every
+// question of the built-in course at 80×24: no press jumps over a line
+// the learner would have to go back up for (with the options pinned, the
+// window over the prose is shorter than the pane).
+func TestAnswerKeyReadsOnToTheAnswer(t *testing.T) {
+	course, err := lessons.Course()
+	if err != nil {
+		t.Fatal(err)
+	}
+	races := racecache.New(course)
+	st := styles.New(true, true)
+	for li, l := range course.Lessons {
+		for si, s := range l.Steps {
+			if s.Kind != lessons.Predict && s.Kind != lessons.Choose {
+				continue
+			}
+			m, cmd := New(l, nil, progress.New(), races, st, si)
+			m.SetTicker(uitest.Ticker)
+			m.SetSnippets(func(n string) (string, error) { return "// snippet " + n, nil })
+			m.SetSize(79, 22)
+			d := &uitest.Driver{T: t, Model: wrap{m}}
+			d.Run(cmd)
+			presses := 0
+			for ; presses < 20; presses++ {
+				if _, ok := d.Model.(wrap).m.cur.(asking); !ok {
+					break
+				}
+				d.Press("1")
+			}
+			if _, ok := d.Model.(wrap).m.cur.(asking); ok {
+				t.Errorf("lesson %d step %d (%s): 20 presses of 1 did not answer it:\n%s", li+1, si+1, s.Title, d.View())
+			}
+		}
 	}
 }
