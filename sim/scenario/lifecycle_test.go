@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/conflictlab/conflictlab/sim/api"
@@ -51,15 +50,7 @@ func TestLifecycleParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("race.yaml", tc.data)
-			var list ErrorList
-			if !errors.As(err, &list) || len(list) == 0 {
-				t.Fatalf("error %T %v is not an ErrorList", err, err)
-			}
-			want := &Error{File: "race.yaml", Line: tc.line, Field: tc.field, Msg: tc.msg}
-			if len(list) != 1 || *list[0] != *want {
-				t.Errorf("\n got: %v\nwant: %s", err, want)
-			}
+			wantOneError(t, tc.data, tc.line, tc.field, tc.msg)
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"os"
 	"reflect"
 	"testing"
@@ -337,5 +338,20 @@ func TestParseAnchorsAndAliases(t *testing.T) {
 	))
 	if !reflect.DeepEqual(s.Controllers[0].Mutations, s.Controllers[1].Mutations) || s.Controllers[1].Retry.Attempts != 3 {
 		t.Errorf("%+v", s.Controllers)
+	}
+}
+
+// wantOneError parses data and wants exactly one error from it: at line,
+// in field, saying msg.
+func wantOneError(t *testing.T, data []byte, line int, field, msg string) {
+	t.Helper()
+	_, err := Parse("race.yaml", data)
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 1 {
+		t.Fatalf("want one error, got %v\n%s", err, data)
+	}
+	want := &Error{File: "race.yaml", Line: line, Field: field, Msg: msg}
+	if *list[0] != *want {
+		t.Errorf("\n got: %v\nwant: %s", list[0], want)
 	}
 }

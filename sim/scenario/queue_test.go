@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -61,15 +60,7 @@ func TestQueueFields(t *testing.T) {
 		{"a worker name with a space", with("  worker: w 1"), 11, "controllers[0].worker", `worker "w 1": use letters, digits and dashes`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("race.yaml", tc.data)
-			var list ErrorList
-			if !errors.As(err, &list) || len(list) != 1 {
-				t.Fatalf("got %v", err)
-			}
-			want := &Error{File: "race.yaml", Line: tc.line, Field: tc.field, Msg: tc.msg}
-			if *list[0] != *want {
-				t.Errorf("\n got: %v\nwant: %s", list[0], want)
-			}
+			wantOneError(t, tc.data, tc.line, tc.field, tc.msg)
 		})
 	}
 }

@@ -60,15 +60,7 @@ func TestThen(t *testing.T) {
 			11, "controllers[0].then", `unknown field "write"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("race.yaml", tc.data)
-			var list ErrorList
-			if !errors.As(err, &list) || len(list) != 1 {
-				t.Fatalf("got %v", err)
-			}
-			want := &Error{File: "race.yaml", Line: tc.line, Field: tc.field, Msg: tc.msg}
-			if *list[0] != *want {
-				t.Errorf("\n got: %v\nwant: %s", list[0], want)
-			}
+			wantOneError(t, tc.data, tc.line, tc.field, tc.msg)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -172,15 +171,7 @@ func TestWriteOptionErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("race.yaml", tc.data)
-			var list ErrorList
-			if !errors.As(err, &list) || len(list) == 0 {
-				t.Fatalf("error %v is not an ErrorList\n%s", err, tc.data)
-			}
-			want := &Error{File: "race.yaml", Line: tc.line, Field: tc.field, Msg: tc.msg}
-			if len(list) != 1 || *list[0] != *want {
-				t.Errorf("\n got: %v\nwant: %s", err, want)
-			}
+			wantOneError(t, tc.data, tc.line, tc.field, tc.msg)
 		})
 	}
 }
