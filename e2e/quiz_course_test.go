@@ -95,7 +95,9 @@ func TestWholeCourseInATerminal(t *testing.T) {
 			tm.waitFor(10*time.Second, fmt.Sprintf("%s · step %d/%d · %s", l.Title, i+1, len(l.Steps), s.Kind))
 			steps++
 			if s.Kind == lessons.Read {
-				tm.send("Enter")
+				// A read step taller than the pane (lesson 15's recorded
+				// runs) reads on with enter before it continues.
+				tm.next()
 				continue
 			}
 			questions++
