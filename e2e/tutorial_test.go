@@ -48,15 +48,25 @@ func (tm *term) send(keys ...string) {
 // on "enter continue".
 func (tm *term) next() {
 	tm.t.Helper()
-	for k := 0; strings.Contains(tm.screen(), "enter read on"); k++ {
-		if k == 20 {
-			tm.t.Fatalf("enter never read the step to its end:\n%s", tm.screen())
+	// Until the key bar says continue: a screen caught mid-redraw (the
+	// change waitChange saw) may show neither label yet.
+	deadline := time.Now().Add(20 * time.Second)
+	for k := 0; ; {
+		s := tm.screen()
+		if strings.Contains(s, "enter continue") {
+			break
 		}
-		before := tm.screen()
-		tm.send("Enter")
-		tm.waitChange(5*time.Second, before)
+		if k == 20 || time.Now().After(deadline) {
+			tm.t.Fatalf("enter never read the step to its end:\n%s", s)
+		}
+		if strings.Contains(s, "enter read on") {
+			k++
+			tm.send("Enter")
+			tm.waitChange(5*time.Second, s)
+			continue
+		}
+		time.Sleep(40 * time.Millisecond) // as waitFor polls
 	}
-	tm.waitFor(5*time.Second, "enter continue")
 	tm.send("Enter")
 }
 
