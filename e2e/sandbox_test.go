@@ -18,9 +18,11 @@ func TestSandboxInATerminal(t *testing.T) {
 	bin := build(t)
 	tm := start(t, bin, t.TempDir(), filepath.Join(t.TempDir(), "trace"), 100, 30)
 	tm.waitFor(10*time.Second, "Start the course", "Sandbox — build a race of your own")
-	for i := 0; i < 20; i++ { // the Sandbox entry is the last: the cursor stops there
+	for i := 0; i < 25; i++ { // the last entry (Exercises): the cursor stops there
 		tm.send("Down")
 	}
+	tm.send("Up") // Sandbox, the entry above it
+	tm.waitFor(5*time.Second, "─ Sandbox ─")
 	tm.send("Enter")
 	tm.waitFor(5*time.Second, "Sandbox · build", "write         update")
 	for i := 0; i < 7; i++ { // a's write
