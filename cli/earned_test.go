@@ -19,16 +19,16 @@ func stemExcludedPack(t *testing.T) string {
 	})
 }
 
-// lessons validate warns of an earned-answer finding, FILE:LINE, and
-// passes; with --enforce the finding is a problem and the pack fails.
+// lessons validate fails a pack on an earned-answer finding, FILE:LINE;
+// with --enforce=false the finding is a warning and the pack passes.
 func TestLessonsValidateEarnedAnswers(t *testing.T) {
 	dir := stemExcludedPack(t)
-	code, out, errs := runWithStdin(t, "", "lessons", "validate", dir)
+	code, out, errs := runWithStdin(t, "", "lessons", "validate", "--enforce=false", dir)
 	want := filepath.Join(dir, "01-counting.yaml") + ":26: steps[0].options[0]: warning: stem-excludes:"
 	if code != ExitOK || !strings.Contains(errs, want) || !strings.Contains(out, "earned answers: ") || !strings.Contains(out, "every claim holds") {
 		t.Fatalf("exit %d, want a warning %q:\n%s%s", code, want, out, errs)
 	}
-	code, out, errs = runWithStdin(t, "", "lessons", "validate", "--enforce", dir)
+	code, out, errs = runWithStdin(t, "", "lessons", "validate", dir)
 	want = filepath.Join(dir, "01-counting.yaml") + ":26: steps[0].options[0]: stem-excludes:"
 	if code != ExitInvalid || !strings.Contains(errs, want) || strings.Contains(out, "every claim holds") {
 		t.Fatalf("enforced: exit %d, want a problem %q:\n%s%s", code, want, out, errs)

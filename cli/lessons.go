@@ -109,8 +109,8 @@ par must be the true minimum.
 It also runs the earned-answer checks (docs/lessons-format.md, "Earned
 answers"): what on the screen gives an answer away, which surface cue beats
 chance, and how much a play step leaves to search — printed for every play
-step. They are warnings unless --enforce is given (or the build enforces
-them: answerbias.Enforce).
+step. They are problems, as every other (the built-in course passes them
+all); --enforce=false reports them as warnings, for a pack being written.
 
 A pack's exercises (its folder exercises/, in the built-in exercises'
 format) are proven too: every reference solution passes its check, in a
@@ -128,7 +128,7 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 (missing, a file not regular, over 1 MiB or outside the pack), 2 usage error.`,
 		Example: `  conflictlab lessons validate examples/pack
   conflictlab lessons validate -v lessons/course
-  conflictlab lessons validate --enforce`,
+  conflictlab lessons validate --enforce=false my-pack`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := LessonsDir(cmd)
@@ -176,7 +176,7 @@ Exit codes: 0 every claim holds, 1 the pack has problems or cannot be read
 			}
 			printPlays(env.Stdout, dir, r.Plays)
 			open := len(answerbias.Open(r.Earned.Findings))
-			how := "warnings (--enforce makes them problems)"
+			how := "warnings (--enforce=false; without it they are problems)"
 			if enforce {
 				how = "enforced"
 			}

@@ -50,7 +50,8 @@ type Result struct {
 	// Problems make the pack invalid.
 	Problems []error
 	// Warnings are shown and do not fail it: the answer-bias warnings,
-	// and the earned-answer findings while they are not enforced.
+	// and the earned-answer findings when Enforce is off (a pack being
+	// written).
 	Warnings []error
 	// Earned is what the earned-answer checks found, excused findings
 	// included; Plays the room of every play step.
