@@ -57,6 +57,11 @@ func TestMemoryRunsOut(t *testing.T) {
 	done()
 	after := rss(t)
 	t.Logf("RSS before %d MiB, at the budget %d MiB, after done %d MiB", before>>20, peak>>20, after>>20)
+	if raceEnabled {
+		// The race detector's shadow of the freed memory stays resident:
+		// the give-back is checked by the plain run (go test ./...).
+		return
+	}
 	if after > before+(peak-before)/2 {
 		t.Fatalf("the memory was not given back: RSS %d MiB before, %d at the peak, %d after", before>>20, peak>>20, after>>20)
 	}

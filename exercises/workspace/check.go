@@ -49,8 +49,11 @@ func (d Diagnostic) String() string { return fmt.Sprintf("%s:%d: %s", d.File, d.
 
 // Offline is the environment every check runs go in, over the caller's:
 // no network (GOPROXY=off), go.mod as init left it, no go.work above,
-// this toolchain.
-var Offline = []string{"GOPROXY=off", "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local"}
+// this toolchain. CGO_ENABLED=0: nothing the exercises import needs C,
+// and a test binary linked without it is ready a little sooner
+// (BENCHMARKS.md, "Exercises"); the first check builds its dependencies
+// so, once.
+var Offline = []string{"GOPROXY=off", "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local", "CGO_ENABLED=0"}
 
 // CheckOptions tune Check.
 type CheckOptions struct {
