@@ -117,6 +117,16 @@ func (s *Session) ensureCRD(ctx context.Context) error {
 // exists, and waits until Widgets are served. It returns the uid of the
 // CRD it created, "" when one existed already (and is not ours to delete).
 func (c *Cluster) InstallWidgetCRD(ctx context.Context, runID string) (string, error) {
+	rctx, cancel := c.ctx(ctx)
+	crd, err := c.dyn.Resource(crdGVR).Get(rctx, WidgetCRDName, metav1.GetOptions{})
+	cancel()
+	if err == nil && crd.GetDeletionTimestamp() != nil {
+		// An earlier user's delete is still cleaning up: a CRD created
+		// now would be that one, never Established.
+		if err := c.waitCRDGone(ctx); err != nil {
+			return "", err
+		}
+	}
 	return c.installWidgetCRD(ctx, runID, nil)
 }
 
