@@ -119,7 +119,7 @@ func (a answered) key(msg tea.KeyPressMsg) (answered, tea.Cmd) {
 	// (and, choosing, plays its race): trying the others is how the
 	// lesson sinks in. (On the option answered, enter is the lesson's:
 	// continue.)
-	if key.Matches(msg, k.Answer) && a.q.cursor == a.q.picked && a.unread() {
+	if key.Matches(msg, k.Answer) && a.q.cursor == a.q.picked && a.f.unread() {
 		// The feedback goes on below the pane: enter reads on, as on a
 		// read step, rather than leave the step with it half read.
 		a.f.text.ScrollBy(a.f.textH - 1)
@@ -239,7 +239,7 @@ func (a answered) ShortHelp() []key.Binding {
 		// The panel has ↑↓ and esc; the app's esc (back) is not listed.
 		out = append(out, withHelp(k.Race.Down, "↑↓", "scroll details"), withHelp(k.Race.Close, "esc/i", "close details"))
 	} else {
-		if a.unread() {
+		if a.f.unread() {
 			out = append(out, withHelp(k.Answer, "enter", "read on"))
 		} else {
 			out = append(out, withHelp(k.Answer, "enter", "continue"))
@@ -265,11 +265,8 @@ func (a answered) TakesKey(msg tea.KeyPressMsg) bool {
 // other than the one answered answers it.
 // Enter is the step's too while the feedback goes on below the pane.
 func (a answered) Owns(msg tea.KeyPressMsg) bool {
-	return a.show.prompting() || key.Matches(msg, a.f.keys().Answer) && (a.q.cursor != a.q.picked || a.unread())
+	return a.show.prompting() || key.Matches(msg, a.f.keys().Answer) && (a.q.cursor != a.q.picked || a.f.unread())
 }
-
-// unread reports whether the text goes on below the pane.
-func (a answered) unread() bool { return !a.f.zoomed() && !a.f.text.AtBottom() }
 
 func (a answered) Frame() frame { return a.f }
 func (a answered) Stop()        {}

@@ -98,6 +98,11 @@ func (f frame) canToggleCode() bool { return f.s.Race != nil && f.code.Name() !=
 // zoomed reports whether the stage has the whole screen.
 func (f frame) zoomed() bool { return f.zoom && f.hasStage() }
 
+// unread reports whether the text goes on below the pane: enter reads on
+// then (a read step's prose, an answer's feedback), rather than leave the
+// step with it half read.
+func (f frame) unread() bool { return !f.zoomed() && !f.text.AtBottom() }
+
 // inspecting reports whether the race's inspect panel is open on the
 // stage: the keys it claims (↑/↓ scroll it, esc closes it) are its.
 func (f frame) inspecting() bool {

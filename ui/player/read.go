@@ -82,10 +82,6 @@ func (r reading) key(msg tea.KeyPressMsg) (reading, tea.Cmd) {
 	return r, nil
 }
 
-// unread reports whether the text goes on below the pane: enter reads on
-// then, rather than leave the step.
-func (r reading) unread() bool { return !r.f.zoomed() && !r.f.text.AtBottom() }
-
 func (r *reading) relayout() {
 	f := &r.f
 	if !f.ready() {
@@ -138,7 +134,7 @@ func (r reading) ShortHelp() []key.Binding {
 	case r.f.inspecting():
 		// The panel has ↑↓ and esc; the app's esc (back) is not listed.
 		out = append(out, withHelp(k.Race.Down, "↑↓", "scroll details"), withHelp(k.Race.Close, "esc/i", "close details"))
-	case r.unread():
+	case r.f.unread():
 		out = append(out, withHelp(k.Answer, "enter", "read on"))
 	default:
 		out = append(out, withHelp(k.Answer, "enter", "continue"))
@@ -174,7 +170,7 @@ func (r reading) TakesKey(msg tea.KeyPressMsg) bool {
 // Owns: every key while a replay's prompt is open; enter while text is
 // left to read (it reads on).
 func (r reading) Owns(msg tea.KeyPressMsg) bool {
-	return r.show.prompting() || key.Matches(msg, r.f.keys().Answer) && r.unread()
+	return r.show.prompting() || key.Matches(msg, r.f.keys().Answer) && r.f.unread()
 }
 
 func (r reading) Frame() frame { return r.f }
